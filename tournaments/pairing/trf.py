@@ -1,0 +1,335 @@
+"""TRF-16 reader and writer (FIDE tournament report file, as pairing programs use it).
+
+Understood records:
+
+* ``001`` player lines: starting rank (columns 5-8), name (15-47), rating
+  (49-52), points (81-84, checked against the results), then one 10-column
+  field per round from column 92: opponent (4), colour, result code.
+* ``012`` tournament name, ``XXR`` total rounds, ``XXC white1|black1``
+  first colour, ``XXP id id ...`` forbidden pairs (every pair in the list),
+  ``XXS PAB=0.5`` (javafo) or ``BBU 0.5`` (bbpPairings) pairing-bye value.
+
+Everything else (federation, titles, ``092``, ``102``...) is ignored.
+A round entry beyond the completed rounds is a bye or absence announced for
+the round to be paired (``0000 - H``): it becomes ``Tournament.requested_byes``.
+Line ends may be CR, LF or CRLF.
+
+Any problem raises :class:`TrfError` (a ``ValueError``) naming the line; the
+reader raises nothing else whatever the input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tournaments.pairing.model import (
+    ABSENCE_OUTCOMES,
+    WIN_POINTS,
+    Color,
+    Outcome,
+    PlayerEntry,
+    RoundResult,
+    Tournament,
+    TournamentError,
+    forbidden_pairs_from_groups,
+    format_points,
+)
+
+# 0-based slices of the 1-based columns documented above.
+_RANK = slice(4, 8)
+_NAME = slice(14, 47)
+_RATING = slice(48, 52)
+_POINTS = slice(80, 84)
+_RESULTS_START = 91
+_ROUND_WIDTH = 10
+_MAX_PLAYERS = 9999
+_MAX_ROUNDS = 999
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+class TrfError(ValueError):
+    """A TRF file that cannot be read; ``line`` is 1-based (None: the whole file)."""
+
+    def __init__(self, line: int | None, reason: str) -> None:
+        self.line = line
+        self.reason = reason
+        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+
+
+@dataclass(frozen=True, slots=True)
+class TrfDocument:
+    """A tournament read from TRF, with the fields TRF has beyond our Tournament."""
+
+    tournament: Tournament
+    name: str = ""
+
+
+def _int_field(text: str, line: int, what: str, *, blank: int | None = None) -> int:
+    stripped = text.strip()
+    if not stripped:
+        if blank is None:
+            raise TrfError(line, f"missing {what}")
+        return blank
+    if not stripped.isdigit() or not stripped.isascii():
+        raise TrfError(line, f"bad {what} {stripped!r}")
+    return int(stripped)
+
+
+def _half_points(text: str, line: int) -> int | None:
+    """Parse ``4.5`` / ``4`` / ``4,5`` into half-points; None when blank."""
+    stripped = text.strip().replace(",", ".")
+    if not stripped:
+        return None
+    match = re.fullmatch(r"(\d{1,4})(?:\.(\d))?", stripped)
+    if match is None or match.group(2) not in (None, "0", "5"):
+        raise TrfError(line, f"bad points {stripped!r}")
+    return 2 * int(match.group(1)) + (1 if match.group(2) == "5" else 0)
+
+
+def _round_entry(field: str, line: int, round_number: int) -> RoundResult:
+    field = field.ljust(8)
+    where = f"round {round_number}"
+    opponent_text, color_text, code = field[0:4], field[5], field[7]
+    if field[4] != " " or field[6] != " ":
+        raise TrfError(line, f"{where}: misaligned entry {field!r}")
+    opponent = _int_field(opponent_text, line, f"{where} opponent", blank=0)
+    if color_text not in "wbWB- ":
+        raise TrfError(line, f"{where}: bad colour {color_text!r}")
+    color: Color | None = None
+    if color_text in "wW":
+        color = "w"
+    elif color_text in "bB":
+        color = "b"
+    try:
+        # A blank result code means a zero-point bye in TRF-16.
+        outcome = Outcome(code.upper() if code != " " else "Z")
+    except ValueError:
+        raise TrfError(line, f"{where}: unknown result code {code!r}") from None
+    if outcome.is_bye:
+        if opponent or color is not None:
+            raise TrfError(line, f"{where}: a bye has no opponent or colour")
+        return RoundResult.bye(outcome)
+    if not opponent:
+        raise TrfError(line, f"{where}: result {code!r} needs an opponent")
+    if outcome.is_played and color is None:
+        raise TrfError(line, f"{where}: a played game needs a colour")
+    return RoundResult(opponent, color, outcome)
+
+
+@dataclass
+class _PlayerLine:
+    line: int
+    entry: PlayerEntry
+    listed_points: int | None
+    results: list[RoundResult]
+
+
+def _player_line(text: str, line: int) -> _PlayerLine:
+    text = text.rstrip()
+    if len(text) < _RANK.stop:
+        raise TrfError(line, "player line too short")
+    player_id = _int_field(text[_RANK], line, "starting rank")
+    if not 1 <= player_id <= _MAX_PLAYERS:
+        raise TrfError(line, f"starting rank {player_id} out of range")
+    name = text[_NAME].strip()
+    rating = _int_field(text[_RATING], line, "rating", blank=0)
+    listed_points = _half_points(text[_POINTS], line)
+    results: list[RoundResult] = []
+    start = _RESULTS_START
+    while start < len(text):
+        if len(results) >= _MAX_ROUNDS:
+            raise TrfError(line, "too many rounds")
+        if text[start - 2 : start].strip():
+            raise TrfError(
+                line, f"round {len(results) + 1}: entry not at column {start + 1}"
+            )
+        results.append(_round_entry(text[start : start + 8], line, len(results) + 1))
+        start += _ROUND_WIDTH
+    return _PlayerLine(
+        line, PlayerEntry(player_id, name, rating), listed_points, results
+    )
+
+
+def read_trf(text: str) -> TrfDocument:
+    """Parse TRF-16 text into a :class:`TrfDocument`; raise :class:`TrfError` on bad input.
+
+    The number of completed rounds is the smallest number of round entries of
+    any player; entries past it (one at most) must be byes or absences for
+    the next round.
+    """
+    if not isinstance(text, str):
+        raise TrfError(None, "TRF input must be text")
+    players: dict[int, _PlayerLine] = {}
+    name = ""
+    total_rounds: int | None = None
+    first_color: Color = "w"
+    groups: list[list[int]] = []
+    bye_points = WIN_POINTS
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+        code = raw[:3]
+        rest = raw[3:].strip()
+        if code == "001":
+            player = _player_line(raw, number)
+            if player.entry.id in players:
+                raise TrfError(number, f"starting rank {player.entry.id} appears twice")
+            players[player.entry.id] = player
+        elif code == "012":
+            name = rest
+        elif code == "XXR":
+            total_rounds = _int_field(rest, number, "number of rounds")
+            if total_rounds > _MAX_ROUNDS:
+                raise TrfError(number, f"too many rounds: {total_rounds}")
+        elif code == "XXC":
+            for token in rest.lower().split():
+                if token == "white1":
+                    first_color = "w"
+                elif token == "black1":
+                    first_color = "b"
+                else:
+                    raise TrfError(number, f"unsupported XXC option {token!r}")
+        elif code == "XXP":
+            ids = [_int_field(token, number, "player in XXP") for token in rest.split()]
+            if len(ids) < 2:
+                raise TrfError(number, "XXP needs at least two players")
+            groups.append(ids)
+        elif code == "XXS":
+            for token in rest.split():
+                key, _, value = token.partition("=")
+                if key.upper() == "PAB":
+                    bye_points = _bye_value(value, number)
+        elif code == "BBU":
+            bye_points = _bye_value(rest, number)
+    if not players:
+        raise TrfError(None, "no player lines (001)")
+    if total_rounds is None:
+        raise TrfError(None, "missing XXR (total number of rounds)")
+    return TrfDocument(
+        _build_tournament(players, total_rounds, first_color, groups, bye_points), name
+    )
+
+
+def _bye_value(text: str, line: int) -> int:
+    value = _half_points(text, line)
+    if value is None or value > WIN_POINTS:
+        raise TrfError(line, f"bye value must be 0, 0.5 or 1, not {text.strip()!r}")
+    return value
+
+
+def _build_tournament(
+    lines: dict[int, _PlayerLine],
+    total_rounds: int,
+    first_color: Color,
+    groups: list[list[int]],
+    bye_points: int,
+) -> Tournament:
+    count = len(lines)
+    for expected in range(1, count + 1):
+        if expected not in lines:
+            raise TrfError(
+                None, f"starting ranks must be 1..{count}: {expected} is missing"
+            )
+    completed = min(len(p.results) for p in lines.values())
+    requested: dict[int, Outcome] = {}
+    entries = []
+    for player_id in range(1, count + 1):
+        player = lines[player_id]
+        extra = player.results[completed:]
+        if len(extra) > 1:
+            raise TrfError(player.line, f"results for more than round {completed + 1}")
+        if extra:
+            if extra[0].outcome not in ABSENCE_OUTCOMES:
+                raise TrfError(
+                    player.line,
+                    f"round {completed + 1} is not paired yet: only H, F or Z can be entered",
+                )
+            requested[player_id] = extra[0].outcome
+        computed = sum(r.outcome.points(bye_points) for r in player.results)
+        if player.listed_points is not None and player.listed_points != computed:
+            raise TrfError(
+                player.line,
+                f"points {format_points(player.listed_points, ascii=True)} do not match "
+                f"the results ({format_points(computed, ascii=True)})",
+            )
+        entry = player.entry
+        entries.append(
+            PlayerEntry(
+                entry.id, entry.name, entry.rating, tuple(player.results[:completed])
+            )
+        )
+    for group in groups:
+        for player_id in group:
+            if player_id not in lines:
+                raise TrfError(None, f"XXP names unknown player {player_id}")
+    if completed > total_rounds:
+        raise TrfError(None, f"{completed} rounds played but XXR is {total_rounds}")
+    try:
+        tournament = Tournament(
+            tuple(entries),
+            total_rounds,
+            first_color,
+            forbidden_pairs_from_groups(groups),
+            bye_points,
+            requested,
+        )
+        tournament.validate()
+    except TournamentError as error:
+        raise TrfError(_line_of(error, lines), str(error)) from error
+    return tournament
+
+
+def _line_of(error: TournamentError, lines: dict[int, _PlayerLine]) -> int | None:
+    """Point a consistency error at the player line it names, when it names one."""
+    match = re.match(r"player (\d+)", str(error))
+    if match and int(match.group(1)) in lines:
+        return lines[int(match.group(1))].line
+    return None
+
+
+def _trf_points(half_points: int) -> str:
+    """TRF writes points with one decimal: ``4.5``, ``2.0``."""
+    return f"{half_points // 2}.{5 * (half_points % 2)}"
+
+
+def _round_field(result: RoundResult) -> str:
+    opponent = f"{result.opponent:4d}" if result.opponent else "0000"
+    return f"{opponent} {result.color or '-'} {result.outcome.value}"
+
+
+def write_trf(tournament: Tournament, *, name: str = "", newline: str = "\n") -> str:
+    """Write a tournament as TRF-16 text that :func:`read_trf` and bbpPairings read.
+
+    Requested byes and withdrawals for the next round are written as that
+    round's entry (``0000 - H``/``Z``), as pairing programs expect. The rank
+    column holds the order by points then starting rank.
+    """
+    points = tournament.points()
+    absent = tournament.absent_next_round()
+    order = sorted(tournament.players, key=lambda p: (-points[p.id], p.id))
+    ranks = {p.id: rank for rank, p in enumerate(order, start=1)}
+    lines = []
+    if name:
+        lines.append(f"012 {name}")
+    for player in tournament.players:
+        results = list(player.results)
+        if player.id in absent:
+            results.append(RoundResult.bye(absent[player.id]))
+        total = sum(r.outcome.points(tournament.bye_points) for r in results)
+        head = (
+            f"001 {player.id:4d}      {player.name[:33]:<33} {player.rating or 0:4d}"
+            f"{'':>28}{_trf_points(total):>4} {ranks[player.id]:4d}"
+        )
+        if player.rating == 0:
+            head = head[:48] + "    " + head[52:]
+        lines.append(head + "".join(f"  {_round_field(r)}" for r in results))
+    lines.append(f"XXR {tournament.total_rounds}")
+    lines.append(f"XXC {'white1' if tournament.first_color == 'w' else 'black1'}")
+    for pair in sorted(sorted(p) for p in tournament.forbidden_pairs):
+        lines.append(f"XXP {pair[0]} {pair[1]}")
+    if tournament.bye_points != WIN_POINTS:
+        value = _trf_points(tournament.bye_points)
+        # javafo/py4swiss spell it XXS, bbpPairings BBU: write both.
+        lines.append(f"XXS PAB={value}")
+        lines.append(f"BBU {value}")
+    return newline.join(lines) + newline
