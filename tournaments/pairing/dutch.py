@@ -33,9 +33,7 @@ from py4swiss.trf.sections.x_section import XSectionConfiguration
 
 from tournaments.pairing.model import Board, RoundPairing, RoundResult, Tournament
 
-RULES_VERSION = (
-    "FIDE Dutch system (C.04.3), rules before February 2026, via py4swiss 0.3.1"
-)
+RULES_VERSION = "FIDE Dutch system (C.04.3), rules before February 2026, via py4swiss 0.3.1"
 
 # py4swiss counts points in tenths; we count half-points.
 _TENTHS_PER_HALF_POINT = 5

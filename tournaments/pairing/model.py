@@ -260,9 +260,7 @@ class Tournament:
     requested_byes: Mapping[int, Outcome] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "players", tuple(sorted(self.players, key=lambda p: p.id))
-        )
+        object.__setattr__(self, "players", tuple(sorted(self.players, key=lambda p: p.id)))
         object.__setattr__(
             self,
             "forbidden_pairs",
@@ -271,15 +269,11 @@ class Tournament:
         object.__setattr__(
             self,
             "requested_byes",
-            MappingProxyType(
-                {int(k): Outcome(v) for k, v in self.requested_byes.items()}
-            ),
+            MappingProxyType({int(k): Outcome(v) for k, v in self.requested_byes.items()}),
         )
 
     def __hash__(self) -> int:
-        return hash(
-            (self.players, self.total_rounds, self.first_color, self.forbidden_pairs)
-        )
+        return hash((self.players, self.total_rounds, self.first_color, self.forbidden_pairs))
 
     @property
     def rounds_played(self) -> int:
@@ -314,9 +308,7 @@ class Tournament:
         if self.total_rounds < 0:
             raise TournamentError("total_rounds must not be negative")
         if self.first_color not in ("w", "b"):
-            raise TournamentError(
-                f"first_color must be 'w' or 'b', not {self.first_color!r}"
-            )
+            raise TournamentError(f"first_color must be 'w' or 'b', not {self.first_color!r}")
         if not 0 <= self.bye_points <= WIN_POINTS:
             raise TournamentError("bye_points must be 0, 1 or 2 half-points")
         rounds = self.rounds_played
@@ -332,16 +324,12 @@ class Tournament:
                 _check_game(self, player.id, round_index, result, count)
         for pair in self.forbidden_pairs:
             if len(pair) != 2 or not all(1 <= p <= count for p in pair):
-                raise TournamentError(
-                    f"forbidden pair {sorted(pair)} is not two known players"
-                )
+                raise TournamentError(f"forbidden pair {sorted(pair)} is not two known players")
         for player_id, outcome in self.requested_byes.items():
             if not 1 <= player_id <= count:
                 raise TournamentError(f"requested bye for unknown player {player_id}")
             if outcome not in ABSENCE_OUTCOMES:
-                raise TournamentError(
-                    f"player {player_id}: a requested bye must be H, F or Z"
-                )
+                raise TournamentError(f"player {player_id}: a requested bye must be H, F or Z")
 
 
 def _check_game(
@@ -358,9 +346,7 @@ def _check_game(
         raise TournamentError(f"{where}: bad opponent {opponent_id}")
     other = tournament.player(opponent_id).results[round_index]
     if other.opponent != player_id:
-        raise TournamentError(
-            f"{where}: opponent {opponent_id} does not list this game"
-        )
+        raise TournamentError(f"{where}: opponent {opponent_id} does not list this game")
     if (result.outcome, other.outcome) not in _COMPATIBLE:
         raise TournamentError(
             f"{where}: results {result.outcome.value!r} and {other.outcome.value!r} do not match"
@@ -420,7 +406,5 @@ def forbidden_pairs_from_groups(
     pairs: set[frozenset[int]] = set()
     for group in groups:
         members = sorted(set(group))
-        pairs.update(
-            frozenset((a, b)) for i, a in enumerate(members) for b in members[i + 1 :]
-        )
+        pairs.update(frozenset((a, b)) for i, a in enumerate(members) for b in members[i + 1 :])
     return frozenset(pairs)

@@ -142,14 +142,10 @@ def _player_line(text: str, line: int) -> _PlayerLine:
         if len(results) >= _MAX_ROUNDS:
             raise TrfError(line, "too many rounds")
         if text[start - 2 : start].strip():
-            raise TrfError(
-                line, f"round {len(results) + 1}: entry not at column {start + 1}"
-            )
+            raise TrfError(line, f"round {len(results) + 1}: entry not at column {start + 1}")
         results.append(_round_entry(text[start : start + 8], line, len(results) + 1))
         start += _ROUND_WIDTH
-    return _PlayerLine(
-        line, PlayerEntry(player_id, name, rating), listed_points, results
-    )
+    return _PlayerLine(line, PlayerEntry(player_id, name, rating), listed_points, results)
 
 
 def read_trf(text: str) -> TrfDocument:
@@ -227,9 +223,7 @@ def _build_tournament(
     count = len(lines)
     for expected in range(1, count + 1):
         if expected not in lines:
-            raise TrfError(
-                None, f"starting ranks must be 1..{count}: {expected} is missing"
-            )
+            raise TrfError(None, f"starting ranks must be 1..{count}: {expected} is missing")
     completed = min(len(p.results) for p in lines.values())
     requested: dict[int, Outcome] = {}
     entries = []
@@ -254,9 +248,7 @@ def _build_tournament(
             )
         entry = player.entry
         entries.append(
-            PlayerEntry(
-                entry.id, entry.name, entry.rating, tuple(player.results[:completed])
-            )
+            PlayerEntry(entry.id, entry.name, entry.rating, tuple(player.results[:completed]))
         )
     for group in groups:
         for player_id in group:

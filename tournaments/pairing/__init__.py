@@ -1,0 +1,124 @@
+"""Pairing, standings and TRF for tournaments: pure Python, no Django.
+
+Everything works on small frozen values; nothing here touches a database.
+Players are identified by their *starting rank* (1..n); points are integer
+*half-points* (2 = a win); per-player outcomes (TRF result codes) drive
+points, so forfeits and byes need no special cases.
+
+Build a tournament from the platform's data
+-------------------------------------------
+>>> from tournaments.pairing import (
+...     Outcome, PlayerEntry, RoundResult, Tournament, assign_starting_ranks,
+...     pair_next_round, record_round, standings, write_trf, read_trf, format_points,
+... )
+>>> entrants = assign_starting_ranks([("Ann", 1800), ("Bob", 1650), ("Cid", 1700)])
+>>> [(p.id, p.name) for p in entrants]          # rating, then name
+[(1, 'Ann'), (2, 'Cid'), (3, 'Bob')]
+>>> t = Tournament(players=tuple(entrants), total_rounds=3, first_color="w")
+
+A stored game becomes one :class:`RoundResult` on each side, e.g. round 1
+where 1 beat 3 with White and 2 had the bye::
+
+    PlayerEntry(1, "Ann", 1800, results=[RoundResult(3, "w", Outcome.WIN)])
+    PlayerEntry(3, "Bob", 1650, results=[RoundResult(1, "b", Outcome.LOSS)])
+    PlayerEntry(2, "Cid", 1700, results=[RoundResult.bye(Outcome.PAIRING_BYE)])
+
+Forfeits are ``FORFEIT_WIN``/``FORFEIT_LOSS`` (with the scheduled opponent),
+a player missing a round gets ``RoundResult.bye(Outcome.ZERO_POINT_BYE)``
+(or ``HALF_POINT_BYE`` if granted), and every player needs exactly one entry
+per completed round. ``withdrawn=True`` players are never paired again;
+``Tournament(requested_byes={id: Outcome.HALF_POINT_BYE})`` leaves players
+out of the *next* round only. ``bye_points`` sets what the pairing bye is
+worth (2 = 1 point, default; 1 = ½; 0). ``forbidden_pairs`` never meet.
+
+Pair the next round (FIDE Dutch system)
+---------------------------------------
+>>> pairing = pair_next_round(t)                 # raises PairingError if impossible
+>>> pairing.round, pairing.pairs()               # (white, black), bye as (id, 0)
+(1, [(1, 2), (3, 0)])
+>>> t = record_round(t, pairing, {1: Outcome.DRAW})   # White's outcome per board
+>>> {player_id: format_points(p) for player_id, p in t.points().items()}
+{1: '½', 2: '½', 3: '1'}
+
+Round robin: :func:`berger_rounds(n, double=False)` gives every round of the
+FIDE Berger tables.
+
+Standings
+---------
+>>> [(s.rank, s.name, format_points(s.points)) for s in standings(t, ["BH", "SB"])]
+[(1, 'Bob', '1'), (2, 'Ann', '½'), (3, 'Cid', '½')]
+
+Tie-break names: ``BH``, ``BH-C1``, ``SB``, ``DE``, ``WIN``, ``WON``,
+``BPG``, ``BWG``; ``SWISS_TIEBREAKS`` and ``ROUND_ROBIN_TIEBREAKS`` are the
+usual orders; :func:`format_tiebreak` displays a value.
+
+TRF-16
+------
+``write_trf(t, name="Club Open")`` returns the text; ``read_trf(text)``
+returns a ``TrfDocument(tournament, name)`` or raises ``TrfError`` (a
+``ValueError`` with ``.line`` and ``.reason``). The command line
+``python -m tournaments.pairing FILE.trf`` prints the next round like
+``bbpPairings --dutch FILE -p``.
+
+Errors: ``TournamentError`` (inconsistent data, a ``ValueError``),
+``PairingError`` (no valid pairing; end the tournament cleanly), ``TrfError``.
+"""
+
+from tournaments.pairing.berger import berger_rounds
+from tournaments.pairing.dutch import RULES_VERSION, PairingError, pair_next_round
+from tournaments.pairing.model import (
+    Board,
+    Color,
+    Outcome,
+    PlayerEntry,
+    RoundPairing,
+    RoundResult,
+    Tournament,
+    TournamentError,
+    forbidden_pairs_from_groups,
+    format_points,
+    record_round,
+)
+from tournaments.pairing.ranking import assign_starting_ranks
+from tournaments.pairing.standings import (
+    ROUND_ROBIN_TIEBREAKS,
+    SWISS_TIEBREAKS,
+    TIEBREAK_NAMES,
+    TIEBREAK_SCALE,
+    Standing,
+    format_tiebreak,
+    standings,
+    tiebreak_values,
+)
+from tournaments.pairing.trf import TrfDocument, TrfError, read_trf, write_trf
+
+__all__ = [
+    "ROUND_ROBIN_TIEBREAKS",
+    "RULES_VERSION",
+    "SWISS_TIEBREAKS",
+    "TIEBREAK_NAMES",
+    "TIEBREAK_SCALE",
+    "Board",
+    "Color",
+    "Outcome",
+    "PairingError",
+    "PlayerEntry",
+    "RoundPairing",
+    "RoundResult",
+    "Standing",
+    "Tournament",
+    "TournamentError",
+    "TrfDocument",
+    "TrfError",
+    "assign_starting_ranks",
+    "berger_rounds",
+    "forbidden_pairs_from_groups",
+    "format_points",
+    "format_tiebreak",
+    "pair_next_round",
+    "read_trf",
+    "record_round",
+    "standings",
+    "tiebreak_values",
+    "write_trf",
+]
