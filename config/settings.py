@@ -1,0 +1,350 @@
+"""Settings for the Adaptoid platform: one module, driven by environment variables.
+
+With no environment at all the platform runs *embedded*: a SQLite file under
+``var/``, a Celery broker on the file system (kombu's ``filesystem://`` transport
+under ``var/broker/``) and an in-process cache, so a fresh checkout needs no
+server.  ``DATABASE_URL=postgres://…`` switches to PostgreSQL (psycopg 3) and
+``REDIS_URL=redis://…`` to Redis for the Celery broker and the Django cache.
+
+Every variable goes through a typed helper that refuses a bad value with
+``ImproperlyConfigured`` instead of silently falling back: a typo in production
+must stop the process, not run it with a default.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean (use one of 1/0, true/false, yes/no, on/off)"
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    scheme = urlsplit(raw).scheme
+    if scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name} must start with one of {', '.join(s + '://' for s in schemes)}; got {scheme or raw!r}"
+        )
+    return raw
+
+
+# --- Mode -----------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", False)
+DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+# Embedded = no database server configured: a developer's machine or a demo.
+EMBEDDED = DATABASE_URL is None
+# Under pytest (or a worker started for the tests, which sets ADAPTOID_TESTING=1) the
+# embedded broker and SQLite test database get their own files, so a developer's
+# running `dev.py start` never steals the tests' tasks.
+TESTING = env_bool("ADAPTOID_TESTING", "pytest" in sys.modules)
+
+_DEV_SECRET_KEY = "django-insecure-adaptoid-dev-key-only-for-debug-and-embedded-mode"
+SECRET_KEY = env_str("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not (DEBUG or EMBEDDED or TESTING):
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set in production (DATABASE_URL set and DEBUG off)"
+        )
+    SECRET_KEY = _DEV_SECRET_KEY
+
+_LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", _LOCAL_HOSTS if (DEBUG or EMBEDDED or TESTING) else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS hardening: on by default in production, off for the embedded/dev server that
+# only speaks plain HTTP on 127.0.0.1.  Each can be set explicitly.
+_SECURE_DEFAULT = not (DEBUG or EMBEDDED)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _SECURE_DEFAULT)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _SECURE_DEFAULT)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _SECURE_DEFAULT)
+SECURE_HSTS_SECONDS = env_int(
+    "SECURE_HSTS_SECONDS", 31_536_000 if _SECURE_DEFAULT else 0, minimum=0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _SECURE_DEFAULT)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", _SECURE_DEFAULT)
+# Behind a TLS-terminating proxy (docker-compose, most PaaS) the proxy says "https" here.
+if env_bool("SECURE_PROXY_SSL_HEADER", _SECURE_DEFAULT):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # container health probes speak plain HTTP
+
+# --- Applications ---------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------
+
+if DATABASE_URL is None:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "db.sqlite3",
+            "OPTIONS": {
+                # Web and worker processes share the file: WAL lets readers run during
+                # a write, IMMEDIATE takes the write lock when a transaction starts
+                # (so two submissions of one ply queue up instead of deadlocking).
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            # A file, not :memory:, so a real Celery worker process can open the
+            # same test database (see conftest.celery_worker_process).
+            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+        }
+    }
+else:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0)
+        )
+    }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+# A worker started by the test fixture is told the test database's name this way.
+if env_str("DATABASE_NAME"):
+    DATABASES["default"]["NAME"] = env_str("DATABASE_NAME")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Cache and Celery -----------------------------------------------------------
+
+
+def _redis_with_db(url: str, offset: int) -> str:
+    """The same Redis server, database number + offset (cache next to the broker)."""
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    try:
+        db = int(path or 0)
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL database {path!r} is not a number") from None
+    return urlunsplit(parts._replace(path=f"/{(db + offset) % 16}"))
+
+
+if REDIS_URL:
+    # The cache lives in the next Redis database so that clearing it (tests do)
+    # never wipes the broker's queues and bindings.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("REDIS_CACHE_URL") or _redis_with_db(REDIS_URL, 1),
+            "KEY_PREFIX": "adaptoid",
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "adaptoid",
+        }
+    }
+    BROKER_DIR = Path(env_str("BROKER_DIR") or (VAR_DIR / ("test-broker" if TESTING else "broker")))
+    CELERY_BROKER_URL = "filesystem://"
+    # One folder for in and out: producer and consumer share a single queue directory.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+    CELERY_RESULT_BACKEND = f"file://{BROKER_DIR / 'results'}"
+    for _folder in ("queue", "control", "processed", "results"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_TASK_SOFT_TIME_LIMIT = 100
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Periodic tasks: other apps (clocks, tournaments) add entries here.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Internationalisation --------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский"), ("eo", "Esperanto")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ----------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if (DEBUG or EMBEDDED or TESTING)
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+# The embedded server serves static files straight from the apps (no collectstatic).
+WHITENOISE_USE_FINDERS = DEBUG or EMBEDDED or TESTING
+
+# --- REST API --------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "games.api.views.GamePagination",
+    "PAGE_SIZE": 20,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+# Read by games.api.throttling at request time (so tests can change them).
+API_THROTTLE_RATES = {
+    "accounts": env_str("THROTTLE_ACCOUNTS") or ("1000/minute" if TESTING else "20/hour"),
+    "token": env_str("THROTTLE_TOKEN") or ("1000/minute" if TESTING else "30/minute"),
+    "turns": env_str("THROTTLE_TURNS") or ("1000/minute" if TESTING else "120/minute"),
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Adaptoid correspondence API",
+    "DESCRIPTION": "Play Adaptoid by correspondence: accounts, challenges, games, turns and records.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Named choice sets, so the schema has one enum per meaning.
+    "ENUM_NAME_OVERRIDES": {
+        "PlayerColorEnum": "games.models.Color",
+        "ChallengeColorEnum": "games.models.Challenge.ColorChoice",
+        "ChallengeOpeningEnum": "games.models.Challenge.Opening",
+        "GameOpeningEnum": "games.models.Game.Opening",
+        "GameStatusEnum": "games.models.Game.Status",
+        "ChallengeStatusEnum": "games.models.Challenge.Status",
+        "GameResultEnum": "games.models.Game.Result",
+    },
+}
+
+# --- Logging ----------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+}
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend"
+    if (DEBUG or EMBEDDED)
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "adaptoid@localhost"

@@ -1,0 +1,36 @@
+"""Root URLs: the API under /api/v1/, the admin, the health check.
+
+The website engineer adds the HTML pages (and `tournaments` its URLs) here.
+"""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from games.api.views import healthz
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("games.api_urls")),
+    path("healthz", healthz, name="healthz"),
+]
+
+
+def handler404(request, exception=None):
+    """JSON under /api/ (every API error has a code), Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        from games.api.errors import json_404
+
+        return json_404(request, exception)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def handler500(request):
+    if request.path.startswith("/api/"):
+        from games.api.errors import json_500
+
+        return json_500(request)
+    from django.views.defaults import server_error
+
+    return server_error(request)

@@ -1,0 +1,102 @@
+"""The single place where engine and domain errors become HTTP answers.
+
+Every error body is JSON with a machine-readable ``code`` and a human-readable
+``error``; validation errors add ``fields``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from engine import IllegalTurnError, InvalidPositionError, InvalidTurnError
+from games import errors
+
+DOMAIN_STATUS: dict[type[errors.DomainError], int] = {
+    errors.NotAPlayer: status.HTTP_403_FORBIDDEN,
+    errors.NotYourChallenge: status.HTTP_403_FORBIDDEN,
+    errors.StalePly: status.HTTP_409_CONFLICT,
+    errors.NotYourTurn: status.HTTP_409_CONFLICT,
+    errors.GameOver: status.HTTP_409_CONFLICT,
+    errors.WrongPhase: status.HTTP_409_CONFLICT,
+    errors.ChallengeClosed: status.HTTP_409_CONFLICT,
+    errors.OwnChallenge: status.HTTP_409_CONFLICT,
+    errors.AccountExists: status.HTTP_409_CONFLICT,
+    errors.BadCredentials: status.HTTP_401_UNAUTHORIZED,
+    errors.UnknownPlayer: status.HTTP_400_BAD_REQUEST,
+    errors.InvalidSetup: status.HTTP_400_BAD_REQUEST,
+    errors.WeakPassword: status.HTTP_400_BAD_REQUEST,
+    errors.InvalidInput: status.HTTP_400_BAD_REQUEST,
+}
+
+# Engine errors: checked most specific first (an illegal turn may subclass an invalid one).
+ENGINE_ERRORS: list[tuple[type[Exception], int, str]] = [
+    (IllegalTurnError, status.HTTP_422_UNPROCESSABLE_ENTITY, "illegal_turn"),
+    (InvalidTurnError, status.HTTP_400_BAD_REQUEST, "invalid_turn"),
+    (InvalidPositionError, status.HTTP_400_BAD_REQUEST, "invalid_position"),
+]
+
+
+def _status_for(exc: errors.DomainError) -> int:
+    for klass in type(exc).__mro__:
+        if klass in DOMAIN_STATUS:
+            return DOMAIN_STATUS[klass]
+    return status.HTTP_400_BAD_REQUEST
+
+
+def _first_message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            message = _first_message(value)
+            if message:
+                return message if key == "non_field_errors" else f"{key}: {message}"
+    elif isinstance(detail, list):
+        for item in detail:
+            message = _first_message(item)
+            if message:
+                return message
+    elif detail:
+        return str(detail)
+    return ""
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, errors.DomainError):
+        body = {"code": exc.code, "error": str(exc.message), **exc.details}
+        return Response(body, status=_status_for(exc))
+    for klass, http_status, code in ENGINE_ERRORS:
+        if isinstance(exc, klass):
+            return Response({"code": code, "error": str(exc)}, status=http_status)
+
+    response = drf_exception_handler(exc, context)  # sets Retry-After, WWW-Authenticate
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        response.data = {
+            "code": "invalid",
+            "error": _first_message(detail) or _("Invalid input."),
+            "fields": detail,
+        }
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        if isinstance(exc, exceptions.NotFound):
+            code = "not_found"
+        response.data = {"code": code, "error": _first_message(exc.detail)}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response.data["retry_after"] = int(exc.wait + 0.999)
+    return response
+
+
+def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "not_found", "error": _("Not found.")}, status=404)
+
+
+def json_500(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"code": "server_error", "error": _("Server error.")}, status=500)

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Connects the receivers that keep a Profile next to every user.
+        from games import receivers  # noqa: F401

@@ -1,0 +1,259 @@
+"""Players, challenges, games and turns.
+
+The engine (``engine/``) is the only judge of legality: a game stores the
+canonical texts the engine produced, and its cached ``position``/``ply`` are
+always the result of replaying those turns from ``start_position``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Color(models.TextChoices):
+    WHITE = "white", _("White")
+    BLACK = "black", _("Black")
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(_("display name"), max_length=64, blank=True)
+    is_bot = models.BooleanField(_("bot"), default=False)
+    # Which engine player (engine.players.get_player name) plays for a bot account.
+    bot_engine = models.CharField(_("bot engine player"), max_length=32, blank=True)
+    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+    email_notifications = models.BooleanField(_("email notifications"), default=True)
+    # Glicko-2 (see games/glicko2.py); stored here so ratings need no later migration.
+    rating = models.FloatField(_("rating"), default=1500.0)
+    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
+    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
+    vacation_days_left = models.PositiveSmallIntegerField(_("vacation days left"), default=14)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+class Challenge(models.Model):
+    class ColorChoice(models.TextChoices):
+        WHITE = "white", _("White")
+        BLACK = "black", _("Black")
+        RANDOM = "random", _("Random")
+
+    class Opening(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        PIE = "pie", _("Pie")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("from"),
+    )
+    # Null: an open challenge that anybody but its creator may accept.
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+        verbose_name=_("to"),
+    )
+    # The colour the creator asked for.
+    color = models.CharField(
+        _("colour"), max_length=8, choices=ColorChoice.choices, default=ColorChoice.RANDOM
+    )
+    opening = models.CharField(
+        _("opening"), max_length=8, choices=Opening.choices, default=Opening.STANDARD
+    )
+    days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    rated = models.BooleanField(_("rated"), default=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenge",
+        verbose_name=_("game"),
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+
+    def __str__(self) -> str:
+        to = self.opponent.get_username() if self.opponent_id else _("anyone")
+        return f"#{self.pk} {self.created_by.get_username()} → {to} ({self.status})"
+
+
+class Game(models.Model):
+    class Opening(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        PIE = "pie", _("Pie")
+        CUSTOM = "custom", _("Custom position")
+
+    class Status(models.TextChoices):
+        SETUP = "setup", _("Setup")  # pie opening: pieces being placed / colour being chosen
+        ACTIVE = "active", _("Active")
+        FINISHED = "finished", _("Finished")
+
+    class Result(models.TextChoices):
+        WHITE_WINS = "1-0", "1-0"
+        BLACK_WINS = "0-1", "0-1"
+        DRAW = "1/2-1/2", "1/2-1/2"
+        ONGOING = "*", "*"
+
+    class Termination(models.TextChoices):
+        CAPTURES = "captures", _("Captures")
+        ELIMINATION = "elimination", _("Elimination")
+        REPETITION = "repetition", _("Repetition")
+        RESIGNATION = "resignation", _("Resignation")
+        TIMEOUT = "timeout", _("Timeout")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    # During a pie setup `white` is the player who places the pieces and `black` the
+    # one who then chooses a colour; choose_color swaps them if needed.
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_white",
+        verbose_name=_("white"),
+    )
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_black",
+        verbose_name=_("black"),
+    )
+    opening = models.CharField(
+        _("opening"), max_length=8, choices=Opening.choices, default=Opening.STANDARD
+    )
+    # Position string the game starts from ("" while a pie setup is pending).
+    start_position = models.CharField(_("start position"), max_length=1024, blank=True)
+    board = models.CharField(
+        _("board"), max_length=512, blank=True, help_text=_("Blank for the standard board.")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    result = models.CharField(
+        _("result"), max_length=8, choices=Result.choices, default=Result.ONGOING
+    )
+    termination = models.CharField(
+        _("termination"), max_length=12, choices=Termination.choices, blank=True
+    )
+    rated = models.BooleanField(_("rated"), default=True)
+    imported = models.BooleanField(_("imported"), default=False)
+    days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # Cached: the engine's position after `ply` turns, kept in step by services.
+    position = models.CharField(_("position"), max_length=1024, blank=True)
+    ply = models.PositiveIntegerField(_("turns played"), default=0)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        indexes = [
+            # Archive filtering: by player, by status, by date.
+            models.Index(fields=["white", "-created"], name="game_white_created"),
+            models.Index(fields=["black", "-created"], name="game_black_created"),
+            models.Index(fields=["status", "-created"], name="game_status_created"),
+            # The clock sweeper looks for active games past their deadline.
+            models.Index(fields=["status", "deadline"], name="game_status_deadline"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.white.get_username()} – {self.black.get_username()} {self.result}"
+
+    def color_of(self, user_id: int) -> str | None:
+        if user_id == self.white_id:
+            return Color.WHITE
+        if user_id == self.black_id:
+            return Color.BLACK
+        return None
+
+    @property
+    def to_move(self) -> str | None:
+        """Whose turn it is (\"white\"/\"black\"), None unless the game is active."""
+        if self.status != self.Status.ACTIVE or not self.position:
+            return None
+        # RULES.md §7: the second field of a position string is the side, `w` or `b`.
+        side = self.position.split(" ")[1]
+        return Color.WHITE if side == "w" else Color.BLACK
+
+
+class Turn(models.Model):
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="turns", verbose_name=_("game")
+    )
+    ply = models.PositiveIntegerField(_("ply"))  # 1 for the first turn of the game
+    text = models.CharField(_("notation"), max_length=64)  # canonical, as the engine writes it
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="turns",
+        verbose_name=_("player"),
+    )
+    created = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        verbose_name = _("turn")
+        verbose_name_plural = _("turns")
+        constraints = [
+            # The database refuses a second turn at the same ply, whatever the code does.
+            models.UniqueConstraint(fields=["game", "ply"], name="turn_unique_game_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.text}"
+
+
+class ApiToken(models.Model):
+    """A bearer token. Only its SHA-256 is stored; the secret is shown once.
+
+    The token the client holds is ``<prefix>.<secret>``; the prefix finds the row,
+    the hash of the whole token proves it.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    prefix = models.CharField(_("prefix"), max_length=16, unique=True)
+    digest = models.CharField(_("SHA-256"), max_length=64)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user.get_username()})"

@@ -1,0 +1,501 @@
+"""Domain operations: every change to challenges, games and turns goes through here.
+
+Each function takes keyword-only arguments, runs inside ``transaction.atomic``,
+locks the row it changes (``select_for_update``) and raises a
+``games.errors.DomainError`` (or an engine error: ``InvalidTurnError``,
+``IllegalTurnError``) when the request cannot be carried out.  Views only parse
+and format.  The hooks in ``games.signals`` let other apps react.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import InvalidPositionError, Position, Turn
+from games import errors, signals
+from games.models import ApiToken, Challenge, Color, Game
+from games.models import Turn as TurnRow
+
+if TYPE_CHECKING:
+    from engine import GameRecord
+
+User = get_user_model()
+
+MAX_DAYS_PER_TURN = 30
+
+
+# --- Accounts and tokens -------------------------------------------------------------
+
+
+def register_account(*, username: str, password: str) -> AbstractBaseUser:
+    """Create a player; the password must pass Django's validators."""
+    username = (username or "").strip()
+    field = User._meta.get_field(User.USERNAME_FIELD)
+    try:
+        field.run_validators(username)
+        if not username:
+            raise ValidationError(_("A username is required."))
+    except ValidationError as exc:
+        raise errors.InvalidInput(
+            " ".join(exc.messages), fields={"username": exc.messages}
+        ) from None
+    with transaction.atomic():
+        if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
+            raise errors.AccountExists(
+                fields={"username": [str(errors.AccountExists.default_message)]}
+            )
+        candidate = User(**{User.USERNAME_FIELD: username})
+        try:
+            validate_password(password, user=candidate)
+        except ValidationError as exc:
+            raise errors.WeakPassword(
+                " ".join(exc.messages), fields={"password": exc.messages}
+            ) from None
+        candidate.set_password(password)
+        try:
+            with transaction.atomic():
+                candidate.save()
+        except IntegrityError:  # the same name registered concurrently
+            raise errors.AccountExists() from None
+    return candidate
+
+
+def _token_digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def issue_token(*, username: str, password: str) -> str:
+    """Check the credentials and return a new bearer token (shown only this once)."""
+    user = authenticate(username=username, password=password)
+    if user is None:
+        raise errors.BadCredentials()
+    prefix = secrets.token_hex(6)
+    raw = f"{prefix}.{secrets.token_urlsafe(32)}"
+    ApiToken.objects.create(user=user, prefix=prefix, digest=_token_digest(raw))
+    return raw
+
+
+def user_for_token(raw: str) -> AbstractBaseUser | None:
+    """The active user a bearer token belongs to, or None (unknown, revoked, inactive)."""
+    prefix, dot, _secret = raw.partition(".")
+    if not dot or not prefix:
+        return None
+    token = (
+        ApiToken.objects.select_related("user").filter(prefix=prefix, revoked__isnull=True).first()
+    )
+    if (
+        token is None
+        or not secrets.compare_digest(token.digest, _token_digest(raw))
+        or not token.user.is_active
+    ):
+        return None
+    now = timezone.now()
+    # Write at most once a minute per token: authentication must not cost a write per request.
+    if token.last_used is None or now - token.last_used > datetime.timedelta(minutes=1):
+        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+    return token.user
+
+
+def revoke_token(*, token: ApiToken) -> None:
+    ApiToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
+
+
+# --- Challenges ------------------------------------------------------------------------
+
+
+def create_challenge(
+    *,
+    creator: AbstractBaseUser,
+    opponent: str | None = None,
+    color: str = Challenge.ColorChoice.RANDOM,
+    opening: str = Challenge.Opening.STANDARD,
+    days_per_turn: int = 3,
+    rated: bool = True,
+) -> Challenge:
+    """Challenge `opponent` (a username), or anybody when it is None."""
+    fields: dict[str, list[str]] = {}
+    if color not in Challenge.ColorChoice.values:
+        fields["color"] = [_("Choose white, black or random.")]
+    if opening not in Challenge.Opening.values:
+        fields["opening"] = [_("Choose standard or pie.")]
+    if (
+        not isinstance(days_per_turn, int)
+        or isinstance(days_per_turn, bool)
+        or not 1 <= days_per_turn <= MAX_DAYS_PER_TURN
+    ):
+        fields["days_per_turn"] = [
+            _("Days per turn must be a whole number from 1 to %(max)d.")
+            % {"max": MAX_DAYS_PER_TURN}
+        ]
+    if fields:
+        raise errors.InvalidInput(fields=fields)
+    opponent_user = None
+    if opponent:
+        opponent_user = User.objects.filter(**{User.USERNAME_FIELD: opponent}).first()
+        if opponent_user is None:
+            raise errors.UnknownPlayer(
+                _("There is no player called %(name)s.") % {"name": opponent}
+            )
+        if opponent_user.pk == creator.pk:
+            raise errors.InvalidInput(
+                _("You cannot challenge yourself."),
+                fields={"opponent": [_("You cannot challenge yourself.")]},
+            )
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            created_by=creator,
+            opponent=opponent_user,
+            color=color,
+            opening=opening,
+            days_per_turn=days_per_turn,
+            rated=rated,
+        )
+        signals.challenge_created.send(sender=Challenge, challenge=challenge)
+    return challenge
+
+
+def _locked_challenge(challenge: Challenge) -> Challenge:
+    return Challenge.objects.select_for_update().get(pk=challenge.pk)
+
+
+def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
+    """Accept an open challenge and create its game (active, or in pie setup)."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge)
+        if challenge.created_by_id == player.pk:
+            raise errors.OwnChallenge()
+        if challenge.opponent_id is not None and challenge.opponent_id != player.pk:
+            raise errors.NotYourChallenge()
+        if challenge.status != Challenge.Status.OPEN:
+            raise errors.ChallengeClosed()
+        creator_color = challenge.color
+        if creator_color == Challenge.ColorChoice.RANDOM:
+            creator_color = secrets.choice([Color.WHITE, Color.BLACK])
+        if creator_color == Color.WHITE:
+            white, black = challenge.created_by, player
+        else:
+            white, black = player, challenge.created_by
+        game = start_game(
+            white=white,
+            black=black,
+            opening=challenge.opening,
+            days_per_turn=challenge.days_per_turn,
+            rated=challenge.rated,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.opponent = challenge.opponent or player
+        challenge.game = game
+        challenge.save(update_fields=["status", "opponent", "game", "updated"])
+        signals.challenge_accepted.send(sender=Challenge, challenge=challenge)
+    return game
+
+
+def decline_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+    """The challenged player says no. An open challenge cannot be declined, only ignored."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge)
+        if challenge.opponent_id != player.pk:
+            raise errors.NotYourChallenge()
+        if challenge.status != Challenge.Status.OPEN:
+            raise errors.ChallengeClosed()
+        challenge.status = Challenge.Status.DECLINED
+        challenge.save(update_fields=["status", "updated"])
+    return challenge
+
+
+def cancel_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+    """The creator withdraws a challenge nobody has accepted yet."""
+    with transaction.atomic():
+        challenge = _locked_challenge(challenge)
+        if challenge.created_by_id != player.pk:
+            raise errors.NotYourChallenge(
+                _("Only the player who made this challenge can cancel it.")
+            )
+        if challenge.status != Challenge.Status.OPEN:
+            raise errors.ChallengeClosed()
+        challenge.status = Challenge.Status.CANCELLED
+        challenge.save(update_fields=["status", "updated"])
+    return challenge
+
+
+# Short names the issue text uses.
+decline = decline_challenge
+cancel = cancel_challenge
+
+
+# --- Games -------------------------------------------------------------------------------
+
+
+def _deadline(days: int) -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(days=days)
+
+
+def start_game(
+    *,
+    white: AbstractBaseUser,
+    black: AbstractBaseUser,
+    opening: str = Game.Opening.STANDARD,
+    days_per_turn: int = 3,
+    rated: bool = True,
+    start_position: str | None = None,
+) -> Game:
+    """Create a game. Tournaments call this directly (no challenge needed).
+
+    `start_position` (a position string) starts a custom game; a pie opening
+    starts in the setup phase with no position yet.
+    """
+    with transaction.atomic():
+        if opening == Game.Opening.PIE and start_position is None:
+            game = Game.objects.create(
+                white=white,
+                black=black,
+                opening=opening,
+                status=Game.Status.SETUP,
+                days_per_turn=days_per_turn,
+                rated=rated,
+                deadline=_deadline(days_per_turn),
+            )
+            return game
+        if start_position is None:
+            position = Position.standard()
+        else:
+            try:
+                position = Position.from_string(start_position)
+            except InvalidPositionError as exc:
+                raise errors.InvalidInput(str(exc), fields={"start_position": [str(exc)]}) from None
+            opening = (
+                Game.Opening.CUSTOM
+                if opening == Game.Opening.STANDARD and start_position
+                else opening
+            )
+        text = str(position)
+        game = Game.objects.create(
+            white=white,
+            black=black,
+            opening=opening,
+            start_position=text,
+            position=text,
+            board="" if position.board.is_standard else str(position.board),
+            status=Game.Status.ACTIVE,
+            days_per_turn=days_per_turn,
+            rated=rated,
+            deadline=_deadline(days_per_turn),
+        )
+        signals.game_started.send(sender=Game, game=game)
+    return game
+
+
+def _locked_game(game: Game) -> Game:
+    return Game.objects.select_for_update().get(pk=game.pk)
+
+
+def _require_player(game: Game, player: AbstractBaseUser) -> str:
+    color = game.color_of(player.pk)
+    if color is None:
+        raise errors.NotAPlayer()
+    return color
+
+
+def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -> Game:
+    """Pie opening, step 1: the first player puts one adaptoid of each colour down."""
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_player(game, player)
+        if game.status == Game.Status.FINISHED:
+            raise errors.GameOver()
+        if game.status != Game.Status.SETUP or game.start_position:
+            raise errors.WrongPhase(_("The pieces have already been placed."))
+        if player.pk != game.white_id:
+            raise errors.NotYourTurn(
+                _("Your opponent places the pieces; you choose the colour afterwards.")
+            )
+        try:
+            position = Position.pie_setup(str(white), str(black))
+        except InvalidPositionError as exc:
+            raise errors.InvalidSetup(str(exc)) from None
+        game.start_position = game.position = str(position)
+        game.deadline = _deadline(game.days_per_turn)
+        game.save(update_fields=["start_position", "position", "deadline", "updated"])
+    return game
+
+
+def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
+    """Pie opening, step 2: the second player picks a colour; the game starts."""
+    if color not in Color.values:
+        raise errors.InvalidInput(
+            _("Choose white or black."), fields={"color": [_("Choose white or black.")]}
+        )
+    with transaction.atomic():
+        game = _locked_game(game)
+        _require_player(game, player)
+        if game.status == Game.Status.FINISHED:
+            raise errors.GameOver()
+        if game.status != Game.Status.SETUP:
+            raise errors.WrongPhase(_("The colours have already been chosen."))
+        if not game.start_position:
+            raise errors.WrongPhase(_("The pieces have not been placed yet."))
+        if player.pk != game.black_id:
+            raise errors.NotYourTurn(_("Your opponent chooses the colour."))
+        if color == Color.WHITE:
+            game.white_id, game.black_id = game.black_id, game.white_id
+        game.status = Game.Status.ACTIVE
+        game.deadline = _deadline(game.days_per_turn)
+        game.save(update_fields=["white", "black", "status", "deadline", "updated"])
+        signals.game_started.send(sender=Game, game=game)
+    return game
+
+
+def replay(game: Game, turn_texts: Iterable[str] | None = None) -> Position:
+    """The engine position after the game's stored turns (legality already checked)."""
+    position = Position.from_string(game.start_position)
+    if turn_texts is None:
+        turn_texts = game.turns.order_by("ply").values_list("text", flat=True)
+    for text in turn_texts:
+        # Stored texts were checked when they were played: the fast path is safe.
+        position.push(Turn.parse(text))
+    return position
+
+
+def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> tuple[Game, bool]:
+    """Play `text` as turn number `ply` (1-based). Returns (game, created).
+
+    `created` is False when this player already stored this very turn at this
+    ply (a retried request): nothing is stored twice.  The game row lock
+    serialises concurrent submissions; the unique (game, ply) constraint backs it.
+    Raises InvalidTurnError (syntax), IllegalTurnError (engine's refusal) or a
+    DomainError (not_a_player, game_over, wrong_phase, stale_ply, not_your_turn).
+    """
+    turn = Turn.parse(text)  # syntax first: garbage is a 400 whatever the game state
+    canonical = str(turn)
+    try:
+        with transaction.atomic():
+            game = _locked_game(game)
+            color = _require_player(game, player)
+            previous = (
+                TurnRow.objects.filter(game=game, ply=ply).first() if 1 <= ply <= game.ply else None
+            )
+            if (
+                previous is not None
+                and previous.player_id == player.pk
+                and previous.text == canonical
+            ):
+                return game, False
+            if game.status == Game.Status.FINISHED:
+                raise errors.GameOver()
+            if game.status == Game.Status.SETUP:
+                raise errors.WrongPhase(_("The pie setup is not finished yet."))
+            if ply != game.ply + 1:
+                raise errors.StalePly(
+                    _("Turn %(ply)d cannot be played now: the next turn is %(expected)d.")
+                    % {"ply": ply, "expected": game.ply + 1},
+                    expected_ply=game.ply + 1,
+                )
+            if game.to_move != color:
+                raise errors.NotYourTurn()
+            turn_texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+            position = replay(game, turn_texts)
+            checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
+            position.push(checked)
+            row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
+            game.position = str(position)
+            game.ply = ply
+            game.deadline = _deadline(game.days_per_turn)
+            game.save(update_fields=["position", "ply", "deadline", "updated"])
+            outcome = position.outcome()
+            if outcome is not None:
+                finish_game(
+                    game=game, result=outcome.result(), termination=outcome.termination.value
+                )
+            signals.turn_played.send(sender=Game, game=game, turn=row)
+    except IntegrityError:
+        # Only reachable if the row lock was bypassed (SQLite without a lock): the
+        # unique (game, ply) constraint refused the second turn.
+        raise errors.StalePly(_("Another turn was stored at this ply first.")) from None
+    return game, True
+
+
+def resign(*, game: Game, player: AbstractBaseUser) -> Game:
+    with transaction.atomic():
+        game = _locked_game(game)
+        color = _require_player(game, player)
+        if game.status == Game.Status.FINISHED:
+            raise errors.GameOver()
+        result = Game.Result.BLACK_WINS if color == Color.WHITE else Game.Result.WHITE_WINS
+        finish_game(game=game, result=result, termination=Game.Termination.RESIGNATION)
+    return game
+
+
+def finish_game(*, game: Game, result: str, termination: str) -> Game:
+    """End a game (engine outcome, resignation, timeout…) and tell the listeners.
+
+    Callers hold the game row lock (or pass a fresh object within their atomic block).
+    """
+    if result not in (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS, Game.Result.DRAW):
+        raise errors.InvalidInput(_("A finished game needs a result: 1-0, 0-1 or 1/2-1/2."))
+    if termination not in Game.Termination.values:
+        raise errors.InvalidInput(_("Unknown termination %(value)s.") % {"value": termination})
+    with transaction.atomic():
+        if game.status == Game.Status.FINISHED:
+            raise errors.GameOver()
+        game.status = Game.Status.FINISHED
+        game.result = result
+        game.termination = termination
+        game.finished = timezone.now()
+        game.deadline = None
+        game.save(
+            update_fields=["status", "result", "termination", "finished", "deadline", "updated"]
+        )
+        signals.game_finished.send(sender=Game, game=game)
+        from games.tasks import enqueue, verify_game
+
+        enqueue(verify_game, game.pk)
+    return game
+
+
+# --- Records ----------------------------------------------------------------------------
+
+
+def game_record(game: Game) -> GameRecord:
+    """The engine's record of a game (headers, start, turns, result)."""
+    from engine import GameRecord
+
+    if not game.start_position:
+        raise errors.WrongPhase(_("The pieces of this pie game have not been placed yet."))
+    turn_texts = [t.text for t in game.turns.all()]
+    position = replay(game, turn_texts)
+    headers = {
+        "Event": "Adaptoid correspondence game",
+        "Site": "Adaptoid platform",
+        "Date": game.created.strftime("%Y.%m.%d"),
+        "Round": "-",
+        "White": game.white.get_username(),
+        "Black": game.black.get_username(),
+        "Result": game.result,
+        "Opening": game.opening,
+        "GameId": str(game.pk),
+    }
+    if game.termination:
+        headers["Termination"] = game.termination
+    return GameRecord.from_position(position, headers=headers, result=game.result)
+
+
+def write_game(record: GameRecord) -> str:
+    from engine import write_game as engine_write_game
+
+    return engine_write_game(record)
+
+
+def game_record_text(game: Game) -> str:
+    return write_game(game_record(game))

@@ -1,0 +1,26 @@
+"""Hooks for the rest of the platform (tournaments, ratings, bots, notifications).
+
+Services send these *inside* their database transaction, after the change is
+saved, so a receiver's own database writes (a rating update, a tournament
+standing) commit or roll back together with the game.  A receiver that talks
+to the outside world (mail, a Celery task) must defer that with
+``transaction.on_commit`` — see ``games.tasks.enqueue``.
+
+* ``game_started(sender=Game, game)`` — a game became active (standard opening
+  at accept time, pie opening once the colour is chosen).
+* ``turn_played(sender=Game, game, turn)`` — a turn was stored; ``game`` is
+  already updated (position, ply, maybe finished).
+* ``game_finished(sender=Game, game)`` — result, termination and ``finished`` are set.
+* ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
+
+Connect with ``@receiver(turn_played)`` in your app's ``receivers.py`` imported
+from ``AppConfig.ready``.
+"""
+
+from django.dispatch import Signal
+
+game_started = Signal()
+turn_played = Signal()
+game_finished = Signal()
+challenge_created = Signal()
+challenge_accepted = Signal()

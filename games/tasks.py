@@ -1,0 +1,74 @@
+"""Celery tasks of the games app, and the one way to queue any task: ``enqueue``.
+
+Rules for every task here (and in other apps): take ids, never model
+instances; be idempotent (a redelivered message, with acks_late, must do no
+harm); have a time limit and bounded retries.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import Task, shared_task
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue(task: Task, *args: Any, **kwargs: Any) -> None:
+    """Queue `task` once the current transaction commits (at once outside one).
+
+    A task queued before commit could run before its rows are visible, or for a
+    change that is then rolled back.
+    """
+    transaction.on_commit(lambda: task.delay(*args, **kwargs))
+
+
+@shared_task(acks_late=True, time_limit=10, soft_time_limit=8, max_retries=3, default_retry_delay=2)
+def ping() -> str:
+    """Liveness probe of the worker: answers "pong"."""
+    return "pong"
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    time_limit=60,
+    soft_time_limit=50,
+    max_retries=3,
+    autoretry_for=(ConnectionError,),
+    retry_backoff=True,
+)
+def verify_game(self: Task, game_id: int) -> dict[str, Any]:
+    """Replay a game's stored turns through the engine and compare with its cache.
+
+    Queued when a game finishes; read-only, so running it twice is harmless.
+    Returns a summary (also the result a test reads back).
+    """
+    from games.models import Game
+    from games.services import replay
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        logger.warning("verify_game: game %s does not exist", game_id)
+        return {"game": game_id, "ok": False, "error": "missing"}
+    if not game.start_position:
+        return {"game": game_id, "ok": True, "ply": 0, "position": ""}
+    texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+    position = replay(game, texts)
+    ok = str(position) == game.position and len(texts) == game.ply
+    if not ok:
+        logger.error(
+            "verify_game: game %s cache %r differs from replay %r",
+            game_id,
+            game.position,
+            str(position),
+        )
+    return {
+        "game": game_id,
+        "ok": ok,
+        "ply": len(texts),
+        "position": str(position),
+        "result": game.result,
+    }
