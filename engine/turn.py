@@ -109,6 +109,10 @@ class Turn:
         action = _parse_action(text, s)
         if action is not None:
             return cls(None, action)
+        if "-" in s or re.search(r"[0-9]X", s):
+            raise InvalidTurnError(
+                text, "a move is '<from>-<to>' or '<from>x<to>' with two cells, such as 'D2-D4'"
+            )
         raise InvalidTurnError(
             text,
             "expected 'pass', an action ('E4', 'D2L', 'D2P'), a move ('D2-D4', 'E3xE5') "

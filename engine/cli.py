@@ -1,0 +1,271 @@
+"""The command line: ``python -m engine <command> ...``.
+
+Commands (one ``cmd_*`` function each, registered in :data:`COMMANDS`):
+
+* ``legal POSITION`` — every legal turn, canonical, one per line, sorted.
+* ``perft POSITION DEPTH`` — the number of legal turn sequences (last line).
+* ``play POSITION TURN...`` — the resulting position string, then the result.
+* ``check FILE.agn`` — validate every game of a record file, one line per game.
+* ``selfplay --games N --seed S`` — random games and a summary line.
+
+POSITION is a position string (RULES.md §7, quote it: it has spaces) or the
+word ``start`` for the standard start. Exit status: 0 success, 1 an illegal
+turn (or a game with one), 2 a syntax error (bad position, turn, board or
+file) or bad usage. Errors are one line on stderr, never a traceback.
+
+To add a command, write ``cmd_name(args) -> int`` and ``args_name(parser)``
+and append a :class:`Command` to :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.errors import (
+    IllegalTurnError,
+    InvalidBoardError,
+    InvalidPositionError,
+    InvalidTurnError,
+)
+from engine.position import STANDARD_START, Position
+
+__all__ = ["COMMANDS", "Command", "main", "parse_position"]
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_SYNTAX = 2
+
+
+class CommandError(Exception):
+    """A failure to report on one line of stderr with an exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_position(text: str) -> Position:
+    """A position string, or ``start`` for the standard start.
+
+    >>> parse_position("start")
+    Position.from_string('D2W00,D6B00 w 0-0')
+    """
+    if text.strip().lower() == "start":
+        return Position(STANDARD_START)
+    return Position.from_string(text)
+
+
+# -- commands -----------------------------------------------------------------
+
+
+def args_legal(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", help="position string or 'start'")
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    pos = parse_position(args.position)
+    for text in sorted(str(turn) for turn in pos.legal_turns):
+        print(text)
+    return EXIT_OK
+
+
+def args_perft(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", help="position string or 'start'")
+    parser.add_argument("depth", type=int, help="number of turns (>= 0)")
+    parser.add_argument(
+        "--divide", action="store_true", help="first print each turn with its own count"
+    )
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    pos = parse_position(args.position)
+    if args.depth < 0:
+        raise CommandError("the depth must be 0 or more", EXIT_SYNTAX)
+    if args.divide and args.depth >= 1 and pos._state_outcome() is None:
+        total = 0
+        for turn in sorted(pos._raw_turns(), key=lambda raw: str(pos._raw_to_turn(raw))):
+            pos._push_raw(turn)
+            n = pos.perft(args.depth - 1)
+            pos._pop_raw()
+            print(f"{pos._raw_to_turn(turn)} {n}")
+            total += n
+        print(total)
+    else:
+        print(pos.perft(args.depth))
+    return EXIT_OK
+
+
+def args_play(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", help="position string or 'start'")
+    parser.add_argument("turns", nargs="*", metavar="TURN", help="turns in notation (§6)")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    pos = parse_position(args.position)
+    for number, text in enumerate(args.turns, 1):
+        try:
+            pos.push_text(text)
+        except (InvalidTurnError, IllegalTurnError) as exc:
+            status = EXIT_SYNTAX if isinstance(exc, InvalidTurnError) else EXIT_ILLEGAL
+            raise CommandError(f"turn {number}: {exc}", status) from None
+    print(pos.to_string())
+    print(pos.result())
+    return EXIT_OK
+
+
+def args_check(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a game record file (.agn); '-' reads stdin")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from engine.record import read_games
+
+    try:
+        stream = (
+            sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", newline="")  # noqa: SIM115
+        )
+    except OSError as exc:
+        raise CommandError(f"cannot read {args.file}: {exc.strerror}", EXIT_SYNTAX) from None
+    illegal = syntax = games = 0
+    try:
+        for record in read_games(stream):
+            games += 1
+            name = record.describe()
+            if not record.errors:
+                print(
+                    f"game {record.index}: ok ({name}, {len(record.turns)} turns, {record.result})"
+                )
+                continue
+            first = record.errors[0]
+            where = f"turn {first.turn_number}: " if first.turn_number else ""
+            more = f" (+{len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+            print(f"game {record.index}: {first.kind} ({name}): {where}{first.message}{more}")
+            if any(e.kind == "illegal" for e in record.errors):
+                illegal += 1
+            else:
+                syntax += 1
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{args.file} is not UTF-8 text: {exc.reason}", EXIT_SYNTAX) from None
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    bad = illegal + syntax
+    print(f"{games} game{'s' if games != 1 else ''}, {games - bad} ok, {bad} with errors")
+    if illegal:
+        return EXIT_ILLEGAL
+    return EXIT_SYNTAX if syntax else EXIT_OK
+
+
+def args_selfplay(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument(
+        "--position", default="start", help="start position string or 'start' (default)"
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=10_000, help="stop a game after this many turns"
+    )
+    parser.add_argument("--verbose", action="store_true", help="print one line per game")
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    start = parse_position(args.position)
+    if args.games < 0 or args.max_turns < 1:
+        raise CommandError("--games must be >= 0 and --max-turns >= 1", EXIT_SYNTAX)
+    rng = random.Random(args.seed)
+    results: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    total_turns = 0
+    began = time.perf_counter()
+    for number in range(1, args.games + 1):
+        pos = start.copy()
+        outcome = pos.outcome()
+        plies = 0
+        while outcome is None and plies < args.max_turns:
+            pos._push_raw(pos._random_raw(rng))
+            plies += 1
+            outcome = pos.outcome()
+        total_turns += plies
+        result = "*" if outcome is None else outcome.result()
+        results[result] += 1
+        reasons[outcome.termination.value if outcome else "unfinished"] += 1
+        if args.verbose:
+            print(f"game {number}: {result} in {plies} turns: {pos.to_string()}")
+    seconds = time.perf_counter() - began
+    rate = args.games / seconds if seconds > 0 else float("inf")
+    why = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
+    print(
+        f"{args.games} games, seed {args.seed}: white {results['1-0']}, black {results['0-1']}, "
+        f"draws {results['1/2-1/2']}, unfinished {results['*']} ({why or 'none'}); "
+        f"{total_turns} turns, {total_turns / max(args.games, 1):.1f} per game; "
+        f"{seconds:.3f} s, {rate:.1f} games/s"
+    )
+    return EXIT_OK
+
+
+# -- the table ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, one-line help, argument set-up and implementation."""
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: list[Command] = [
+    Command("legal", "print every legal turn, sorted", args_legal, cmd_legal),
+    Command("perft", "count legal turn sequences of a given length", args_perft, cmd_perft),
+    Command("play", "apply turns, print the position and the result", args_play, cmd_play),
+    Command("check", "validate every game of a record file (.agn)", args_check, cmd_check),
+    Command("selfplay", "play random games, print a summary", args_selfplay, cmd_selfplay),
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise CommandError(f"{self.prog}: {message}", EXIT_SYNTAX)
+
+
+def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m engine",
+        description="Adaptoid rules engine. POSITION is a position string or 'start'.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in commands:
+        p = sub.add_parser(command.name, help=command.help, description=command.help)
+        command.add_arguments(p)
+        p.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.run(args))
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.status
+    except IllegalTurnError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ILLEGAL
+    except (InvalidTurnError, InvalidPositionError, InvalidBoardError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_SYNTAX
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
