@@ -208,6 +208,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+if TESTING:
+    # Hashing at full strength would make each test's sign-ups the slowest part of it.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 # --- Cache and Celery -----------------------------------------------------------
 
 
@@ -291,6 +295,8 @@ STORAGES = {
 }
 # The embedded server serves static files straight from the apps (no collectstatic).
 WHITENOISE_USE_FINDERS = DEBUG or EMBEDDED or TESTING
+if WHITENOISE_USE_FINDERS:
+    STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing root otherwise
 
 # --- REST API --------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -73,6 +74,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc, klass):
             return Response({"code": code, "error": str(exc)}, status=http_status)
 
+    # Django's own Http404 / PermissionDenied become their DRF counterparts.
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)  # sets Retry-After, WWW-Authenticate
     if response is None:
         return None

@@ -1,0 +1,104 @@
+"""The env-driven settings: embedded default, production checks, refusing bad values."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config import settings as project_settings
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    # A clean environment: only what a bare shell has, plus what the test sets.
+    base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp")}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=BASE_DIR,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_embedded_default_starts_with_no_environment() -> None:
+    done = _manage("check", env={})
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_embedded_default_uses_sqlite_file_and_filesystem_broker() -> None:
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE']); print(s.DATABASES['default']['NAME']);"
+        "print(s.CELERY_BROKER_URL); print(s.DEBUG)"
+    )
+    done = _manage("shell", "-c", code, env={})
+    assert done.returncode == 0, done.stderr
+    engine, name, broker, debug = done.stdout.split()[-4:]
+    assert engine == "django.db.backends.sqlite3"
+    assert name == str(BASE_DIR / "var" / "db.sqlite3")
+    assert broker == "filesystem://"
+    assert debug == "False"
+
+
+PRODUCTION = {
+    "DATABASE_URL": "postgres://adaptoid:secret@db.example.org:5432/adaptoid",
+    "REDIS_URL": "redis://cache.example.org:6379/0",
+    "SECRET_KEY": "x7!Qp2-production-secret-key-that-is-long-and-random-9f3Kd0Zr4LwT8bN1mV6c",
+    "ALLOWED_HOSTS": "adaptoid.example.org",
+}
+
+
+def test_production_settings_pass_check_deploy_without_warnings() -> None:
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_without_secret_key_refuses_to_start() -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"}
+    done = _manage("check", env=env)
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("DEBUG", "maybe", "not a boolean"),
+        ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must start with"),
+        ("REDIS_URL", "http://localhost", "REDIS_URL must start with"),
+        ("SECURE_HSTS_SECONDS", "a year", "not an integer"),
+    ],
+)
+def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
+    done = _manage("check", env={variable: value})
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr and message in done.stderr
+
+
+def test_env_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_BOOL", "yes")
+    monkeypatch.setenv("X_INT", "-3")
+    monkeypatch.setenv("X_LIST", "a.org, b.org,,")
+    assert project_settings.env_bool("X_BOOL") is True
+    assert project_settings.env_bool("X_MISSING", True) is True
+    assert project_settings.env_list("X_LIST", []) == ["a.org", "b.org"]
+    assert project_settings.env_int("X_INT", 0) == -3
+    with pytest.raises(ImproperlyConfigured, match="at least 0"):
+        project_settings.env_int("X_INT", 0, minimum=0)
+
+
+def test_redis_cache_uses_the_database_after_the_broker() -> None:
+    assert project_settings._redis_with_db("redis://h:6379/0", 1) == "redis://h:6379/1"
+    assert project_settings._redis_with_db("redis://h:6379", 1) == "redis://h:6379/1"
+    with pytest.raises(ImproperlyConfigured):
+        project_settings._redis_with_db("redis://h:6379/zero", 1)

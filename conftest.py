@@ -1,0 +1,203 @@
+"""Fixtures shared by every app's tests.
+
+* ``celery_worker_process`` — a REAL ``celery -A config worker`` subprocess on the
+  tests' database and broker (see its docstring).
+* ``api`` / ``make_player`` / ``alice`` / ``bob`` / ``stranger`` — API clients
+  authenticated with real bearer tokens.
+* With ``CI_REQUIRE_SERVICES=1`` (set by .ci/run) every test fails unless the run
+  really uses PostgreSQL, the Redis cache and the Redis broker.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parent
+
+
+# --- Services -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _require_real_services(request: pytest.FixtureRequest) -> None:
+    """In CI, prove the suite runs on PostgreSQL and Redis, not the embedded fallbacks."""
+    if os.environ.get("CI_REQUIRE_SERVICES") != "1":
+        return
+    request.getfixturevalue("django_db_setup")
+    django_db_blocker = request.getfixturevalue("django_db_blocker")
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.db import connection
+
+    from config.celery import app
+
+    with django_db_blocker.unblock():
+        assert connection.vendor == "postgresql", f"database is {connection.vendor}, not postgresql"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    backend = settings.CACHES["default"]["BACKEND"]
+    assert backend.endswith("RedisCache"), f"cache backend is {backend}"
+    cache.set("ci-probe", "ok", 5)
+    assert cache.get("ci-probe") == "ok", "the Redis cache does not store values"
+    assert app.conf.broker_url.startswith("redis://"), f"broker is {app.conf.broker_url}"
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    # Throttle counters live in the cache: each test starts with none.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+# --- A real Celery worker -----------------------------------------------------------------
+
+
+@dataclass
+class WorkerProcess:
+    process: subprocess.Popen[str]
+    output: list[str]
+
+    def log(self) -> str:
+        return "".join(self.output)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[WorkerProcess]:
+    """Start a real ``celery -A config worker`` for the whole session; kill it at the end.
+
+    The worker runs in its own process on the same test database (its name is
+    passed as ``DATABASE_NAME``: the SQLite test file ``var/test-db.sqlite3`` or
+    PostgreSQL's ``test_<name>``) and the same broker (``var/test-broker/`` or
+    ``REDIS_URL``) as the tests; waiting tasks are purged at start.  Its output is
+    on ``worker.log()``.
+
+    Usage — the test MUST be transactional, or the worker cannot see its rows and
+    ``transaction.on_commit`` never fires::
+
+        @pytest.mark.worker
+        @pytest.mark.django_db(transaction=True)
+        def test_something(celery_worker_process):
+            result = my_task.delay(obj.pk).get(timeout=30)   # result backend is set up
+
+    For a task queued by a service through ``games.tasks.enqueue``, poll the
+    database for its effect (with a deadline) instead of sleeping blindly.
+    """
+    from django.db import connection
+
+    env = dict(os.environ)
+    env.update(
+        ADAPTOID_TESTING="1",
+        DATABASE_NAME=str(connection.settings_dict["NAME"]),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONUNBUFFERED="1",
+    )
+    command = [
+        sys.executable, "-m", "celery", "-A", "config", "worker",
+        "--pool=solo", "--loglevel=INFO", "--purge",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "--hostname", f"test-{uuid.uuid4().hex[:8]}@%h",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    output: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            output.append(line)
+            if " ready." in line:
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + 60
+    while not ready.is_set() and process.poll() is None and time.monotonic() < deadline:
+        ready.wait(0.2)
+    worker = WorkerProcess(process, output)
+    if not ready.is_set():
+        process.kill()
+        process.wait(10)
+        pytest.fail(f"celery worker did not start:\n{worker.log()}")
+    try:
+        yield worker
+    finally:
+        # Before the test database is dropped (this fixture depends on django_db_setup).
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+# --- Players and API clients --------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    user: Any
+    token: str
+    client: Any  # rest_framework.test.APIClient with the bearer token set
+
+    @property
+    def username(self) -> str:
+        return self.user.username
+
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def api() -> Any:
+    """An anonymous API client."""
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def make_player(db: Any) -> Callable[[str], Player]:
+    """make_player("carol") → Player with a real hashed token and an authenticated client."""
+    from rest_framework.test import APIClient
+
+    from games import services
+
+    def make(username: str) -> Player:
+        user = services.register_account(username=username, password=PASSWORD)
+        token = services.issue_token(username=username, password=PASSWORD)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        return Player(user, token, client)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_player: Callable[[str], Player]) -> Player:
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(make_player: Callable[[str], Player]) -> Player:
+    return make_player("bob")
+
+
+@pytest.fixture
+def stranger(make_player: Callable[[str], Player]) -> Player:
+    return make_player("mallory")
