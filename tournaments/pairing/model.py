@@ -318,6 +318,7 @@ class Tournament:
                 raise TournamentError(
                     f"player {player.id} has {len(player.results)} results, expected {rounds}"
                 )
+        for player in self.players:
             for round_index, result in enumerate(player.results):
                 if result.opponent is None:
                     continue

@@ -1,0 +1,152 @@
+"""TRF-16 reader and writer."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.pairing import (
+    Outcome,
+    PlayerEntry,
+    RoundResult,
+    Tournament,
+    TrfError,
+    read_trf,
+    write_trf,
+)
+from tournaments.pairing.tests.conftest import EXAMPLES, example_names
+
+# Two rounds: 1 beat 2 then drew 3 (who had the bye in round 1); 2 forfeited
+# round 2 against 4; 4 had a half-point bye in round 1 and asks for a
+# half-point bye in round 3 too.
+SMALL = (
+    "012 Club Open\n"
+    "001    1      Ann                               1800"
+    "                             1.5    1     2 w 1     3 b =\n"
+    "001    2      Bob                               1700"
+    "                             0.0    4     1 b 0     4 w -\n"
+    "001    3      Cid                               1650"
+    "                             1.5    2  0000 - U     1 w =\n"
+    "001    4      Dee                                   "
+    "                             2.0    3  0000 - H     2 b +  0000 - H\n"
+    "XXR 5\n"
+    "XXC black1\n"
+    "XXP 1 4\n"
+)
+
+
+def test_reads_players_results_and_extensions() -> None:
+    document = read_trf(SMALL)
+    t = document.tournament
+    assert document.name == "Club Open"
+    assert (t.total_rounds, t.first_color, t.rounds_played) == (5, "b", 2)
+    assert t.forbidden_pairs == {frozenset((1, 4))}
+    assert t.player(1) == PlayerEntry(
+        1, "Ann", 1800, (RoundResult(2, "w", Outcome.WIN), RoundResult(3, "b", Outcome.DRAW))
+    )
+    assert t.player(4).rating == 0
+    assert t.player(2).results[1] == RoundResult(4, "w", Outcome.FORFEIT_LOSS)
+    assert t.player(3).results[0] == RoundResult.bye(Outcome.PAIRING_BYE)
+    # The entry past the completed rounds announces an absence next round.
+    assert dict(t.requested_byes) == {4: Outcome.HALF_POINT_BYE}
+    assert t.points() == {1: 3, 2: 0, 3: 3, 4: 3}
+
+
+@pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"])
+def test_any_line_end_reads_the_same(newline: str) -> None:
+    assert read_trf(SMALL.replace("\n", newline)) == read_trf(SMALL)
+
+
+def test_round_trip_keeps_everything_we_model() -> None:
+    t = read_trf(SMALL).tournament
+    text = write_trf(t, name="Club Open", newline="\r")
+    assert "\n" not in text
+    assert read_trf(text) == read_trf(SMALL)
+    assert write_trf(read_trf(text).tournament, name="Club Open") == write_trf(t, name="Club Open")
+
+
+def test_written_columns_follow_trf16() -> None:
+    line = write_trf(read_trf(SMALL).tournament).splitlines()[0]
+    assert line[0:3] == "001" and line[4:8] == "   1"
+    assert line[14:47].rstrip() == "Ann" and line[48:52] == "1800"
+    assert line[80:84] == " 1.5" and line[85:89] == "   1"
+    assert line[91:99] == "   2 w 1" and line[101:109] == "   3 b ="
+
+
+def test_bye_value_and_withdrawal_are_written() -> None:
+    t = Tournament(
+        (
+            PlayerEntry(1, "A", results=[RoundResult.bye(Outcome.PAIRING_BYE)]),
+            PlayerEntry(2, "B", results=[RoundResult.bye(Outcome.ZERO_POINT_BYE)], withdrawn=True),
+        ),
+        3,
+        bye_points=1,
+    )
+    text = write_trf(t)
+    assert "XXS PAB=0.5" in text and "BBU 0.5" in text
+    again = read_trf(text).tournament
+    assert again.bye_points == 1 and again.points() == {1: 1, 2: 0}
+    # TRF has no "withdrawn": it becomes a zero-point absence next round.
+    assert dict(again.requested_byes) == {2: Outcome.ZERO_POINT_BYE}
+
+
+@pytest.mark.parametrize("name", [n for n in example_names()])
+def test_every_example_round_trips(name: str) -> None:
+    original = read_trf((EXAMPLES / name).read_text())
+    assert read_trf(write_trf(original.tournament, name=original.name)) == original
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        (SMALL.replace("1800", "18x0"), 2, "bad rating '18x0'"),
+        (SMALL.replace("0.0    4", "0.5    4"), 3, "points 0.5 do not match the results (0)"),
+        (SMALL.replace("   2 w 1", "   2 w 7"), 2, "round 1: unknown result code '7'"),
+        (SMALL.replace("   2 w 1", "   2 x 1"), 2, "round 1: bad colour 'x'"),
+        (SMALL.replace("   2 w 1", "   2 b 1"), 2, "round 1: both players had the same colour"),
+        (
+            SMALL.replace("   2 w 1", "   2 w =").replace("1.5    1 ", "1.0    1 "),
+            2,
+            "round 1: results '=' and '0' do not match",
+        ),
+        (SMALL.replace("XXR 5\n", ""), None, "missing XXR (total number of rounds)"),
+        (SMALL.replace("XXR 5", "XXR five"), 6, "bad number of rounds 'five'"),
+        (SMALL.replace("XXC black1", "XXC rank"), 7, "unsupported XXC option 'rank'"),
+        (SMALL.replace("XXP 1 4", "XXP 1"), 8, "XXP needs at least two players"),
+        (SMALL.replace("001    3", "001    7"), None, "starting ranks must be 1..4: 3 is missing"),
+        (SMALL.replace("  0000 - H\n", "     1 b 1\n"), 5, "round 3 is not paired yet"),
+        ("XXR 3\n", None, "no player lines (001)"),
+    ],
+)
+def test_errors_name_the_line_and_the_reason(text: str, line: int | None, reason: str) -> None:
+    with pytest.raises(TrfError) as caught:
+        read_trf(text)
+    assert caught.value.line == line
+    assert reason in caught.value.reason
+    assert isinstance(caught.value, ValueError)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_arbitrary_text_raises_only_trf_error(text: str) -> None:
+    try:
+        read_trf(text)
+    except TrfError:
+        pass
+
+
+_TRF_ALPHABET = st.sampled_from(list("0123456789 .wb-+=HFUZWDLx\n\r") + ["001 ", "XXR ", "XXP "])
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    position=st.integers(min_value=0, max_value=len(SMALL)),
+    length=st.integers(min_value=0, max_value=12),
+    insert=st.lists(_TRF_ALPHABET, max_size=12).map("".join),
+)
+def test_mutated_files_raise_only_trf_error(position: int, length: int, insert: str) -> None:
+    """Damage a valid file anywhere: the reader answers or raises TrfError, nothing else."""
+    text = SMALL[:position] + insert + SMALL[position + length :]
+    try:
+        read_trf(text)
+    except TrfError:
+        pass
