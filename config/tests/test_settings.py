@@ -20,6 +20,7 @@ def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     base = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp")}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
+        check=False,
         cwd=BASE_DIR,
         env={**base, **env},
         capture_output=True,
