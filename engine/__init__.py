@@ -26,6 +26,7 @@ from engine.position import (
     Position,
     Termination,
 )
+from engine.record import GameRecord, RecordError, read_games, write_game, write_games
 from engine.turn import Turn
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "STANDARD_START",
     "Board",
     "Color",
+    "GameRecord",
     "IllegalTurnError",
     "InvalidBoardError",
     "InvalidPositionError",
@@ -41,8 +43,12 @@ __all__ = [
     "Outcome",
     "Piece",
     "Position",
+    "RecordError",
     "Termination",
     "Turn",
+    "read_games",
+    "write_game",
+    "write_games",
 ]
 
 __version__ = "0.1.0"
