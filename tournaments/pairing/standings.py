@@ -70,15 +70,15 @@ class Standing:
 def format_tiebreak(name: str, value: int) -> str:
     """Display a tie-break value: ``format_tiebreak("SB", 9)`` is ``'2.25'``.
 
-    >>> format_tiebreak("BH", 9), format_tiebreak("SB", 9), format_tiebreak("WIN", 3)
-    ('4.5', '2.25', '3')
+    >>> format_tiebreak("BH", 9), format_tiebreak("SB", 9), format_tiebreak("SB", 10)
+    ('4.5', '2.25', '2.5')
     """
     scale = TIEBREAK_SCALE[name]
     if scale == 2:
         return format_points(value, ascii=True)
     if scale == 4:
         whole, quarters = divmod(value, 4)
-        return f"{whole}" if not quarters else f"{whole}.{25 * quarters}"
+        return f"{whole}" + ("", ".25", ".5", ".75")[quarters]
     return str(value)
 
 
