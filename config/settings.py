@@ -105,7 +105,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # HTTPS hardening: on by default in production, off for the embedded/dev server that
 # only speaks plain HTTP on 127.0.0.1.  Each can be set explicitly.
-_SECURE_DEFAULT = not (DEBUG or EMBEDDED)
+_SECURE_DEFAULT = not (DEBUG or EMBEDDED or TESTING)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _SECURE_DEFAULT)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _SECURE_DEFAULT)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _SECURE_DEFAULT)

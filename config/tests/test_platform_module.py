@@ -4,6 +4,7 @@ A top-level package called `platform` (our deployment folder, if it ever got an
 __init__.py) would shadow it, and e.g. `import uuid` breaks in odd ways.
 """
 
+import os
 import platform
 import subprocess
 import sys
