@@ -36,6 +36,7 @@ def test_platform_is_stdlib_in_a_fresh_django_process_started_from_the_project_r
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
+        env={**os.environ, "ADAPTOID_TESTING": "1"},  # a dev key, whatever DATABASE_URL says
         check=False,
         cwd=BASE_DIR,
         capture_output=True,
