@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Literal
 
 Color = Literal["w", "b"]
@@ -269,7 +268,8 @@ class Tournament:
         object.__setattr__(
             self,
             "requested_byes",
-            MappingProxyType({int(k): Outcome(v) for k, v in self.requested_byes.items()}),
+            # A private copy (plain dict: tournaments must pickle for task queues).
+            {int(k): Outcome(v) for k, v in self.requested_byes.items()},
         )
 
     def __hash__(self) -> int:

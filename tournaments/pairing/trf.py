@@ -279,6 +279,11 @@ def _line_of(error: TournamentError, lines: dict[int, _PlayerLine]) -> int | Non
     return None
 
 
+def _field_text(text: str, width: int) -> str:
+    """Fit free text in a fixed-width field: no line breaks or tabs, at most ``width``."""
+    return " ".join(text.split())[:width].rstrip()
+
+
 def _trf_points(half_points: int) -> str:
     """TRF writes points with one decimal: ``4.5``, ``2.0``."""
     return f"{half_points // 2}.{5 * (half_points % 2)}"
@@ -302,18 +307,18 @@ def write_trf(tournament: Tournament, *, name: str = "", newline: str = "\n") ->
     ranks = {p.id: rank for rank, p in enumerate(order, start=1)}
     lines = []
     if name:
-        lines.append(f"012 {name}")
+        lines.append(f"012 {' '.join(name.split())}")
     for player in tournament.players:
         results = list(player.results)
         if player.id in absent:
             results.append(RoundResult.bye(absent[player.id]))
         total = sum(r.outcome.points(tournament.bye_points) for r in results)
+        # The rating field has four digits; no rating (0) is left blank.
+        rating = f"{player.rating:4d}" if 0 < player.rating <= 9999 else "    "
         head = (
-            f"001 {player.id:4d}      {player.name[:33]:<33} {player.rating or 0:4d}"
+            f"001 {player.id:4d}      {_field_text(player.name, 33):<33} {rating}"
             f"{'':>28}{_trf_points(total):>4} {ranks[player.id]:4d}"
         )
-        if player.rating == 0:
-            head = head[:48] + "    " + head[52:]
         lines.append(head + "".join(f"  {_round_field(r)}" for r in results))
     lines.append(f"XXR {tournament.total_rounds}")
     lines.append(f"XXC {'white1' if tournament.first_color == 'w' else 'black1'}")

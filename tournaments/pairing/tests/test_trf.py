@@ -10,9 +10,11 @@ from tournaments.pairing import (
     RoundResult,
     Tournament,
     TrfError,
+    pair_next_round,
     read_trf,
     write_trf,
 )
+from tournaments.pairing.simulate import play_random_rounds, random_entrants_tournament
 from tournaments.pairing.tests.conftest import EXAMPLES, example_names
 
 # Two rounds: 1 beat 2 then drew 3 (who had the bye in round 1); 2 forfeited
@@ -89,7 +91,23 @@ def test_bye_value_and_withdrawal_are_written() -> None:
     assert dict(again.requested_byes) == {2: Outcome.ZERO_POINT_BYE}
 
 
-@pytest.mark.parametrize("name", [n for n in example_names()])
+@pytest.mark.parametrize("seed", range(6))
+def test_simulated_tournaments_round_trip(seed: int) -> None:
+    t = random_entrants_tournament(9 + seed, 7, seed=seed, first_color="wb"[seed % 2])
+    t = play_random_rounds(
+        t, 1 + seed, pair_next_round, seed=seed, absence_rate=0.1, forfeit_rate=0.1
+    )
+    assert read_trf(write_trf(t, name="Sim")).tournament == t
+
+
+def test_names_are_made_to_fit_their_column() -> None:
+    t = Tournament((PlayerEntry(1, "  A\nvery\tlong " + "x" * 40, 12345),), 1)
+    line = write_trf(t).splitlines()[0]
+    assert line[14:47] == "A very long " + "x" * 21 and line[48:52] == "    "
+    assert read_trf(write_trf(t)).tournament.player(1).name == "A very long " + "x" * 21
+
+
+@pytest.mark.parametrize("name", example_names())
 def test_every_example_round_trips(name: str) -> None:
     original = read_trf((EXAMPLES / name).read_text())
     assert read_trf(write_trf(original.tournament, name=original.name)) == original
