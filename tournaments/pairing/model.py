@@ -48,6 +48,9 @@ class Outcome(StrEnum):
     PAIRING_BYE = "U"
     ZERO_POINT_BYE = "Z"
 
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
+
     @property
     def is_played(self) -> bool:
         """Whether a game took place over the board (the players have met)."""

@@ -175,8 +175,10 @@ def tiebreak_values(
     """Each player's tie-break values, in the order of ``tiebreaks``.
 
     ``rounds`` limits the computation to the first rounds (standings after
-    round k); by default all completed rounds count.
+    round k); by default all completed rounds count. Raises
+    :class:`~tournaments.pairing.model.TournamentError` for inconsistent data.
     """
+    tournament.validate()
     unknown = [name for name in tiebreaks if name not in TIEBREAK_SCALE]
     if unknown:
         raise ValueError(f"unknown tie-break(s) {unknown}; known: {TIEBREAK_NAMES}")
