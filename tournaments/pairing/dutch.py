@@ -22,14 +22,14 @@ reproduced (177/177).
 
 from __future__ import annotations
 
-from py4swiss.engines import DutchEngine
-from py4swiss.engines.common import PairingError as Py4SwissPairingError
-from py4swiss.trf import ParsedTrf
-from py4swiss.trf.codes import PlayerCode
-from py4swiss.trf.results import ColorToken, ResultToken, ScoringPointSystemCode
+from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
+from py4swiss.engines.common import PairingError as Py4SwissPairingError  # type: ignore[import-untyped]
+from py4swiss.trf import ParsedTrf  # type: ignore[import-untyped]
+from py4swiss.trf.codes import PlayerCode  # type: ignore[import-untyped]
+from py4swiss.trf.results import ColorToken, ResultToken, ScoringPointSystemCode  # type: ignore[import-untyped]
 from py4swiss.trf.results import RoundResult as Py4SwissRoundResult
-from py4swiss.trf.sections import PlayerSection, XSection
-from py4swiss.trf.sections.x_section import XSectionConfiguration
+from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
+from py4swiss.trf.sections.x_section import XSectionConfiguration  # type: ignore[import-untyped]
 
 from tournaments.pairing.model import Board, RoundPairing, RoundResult, Tournament
 

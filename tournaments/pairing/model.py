@@ -12,7 +12,7 @@ need no special cases in the score arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
@@ -194,7 +194,7 @@ class PlayerEntry:
     id: int
     name: str
     rating: int = 0
-    results: tuple[RoundResult, ...] = ()
+    results: Sequence[RoundResult] = ()  # stored as a tuple
     withdrawn: bool = False
 
     def __post_init__(self) -> None:
@@ -254,10 +254,10 @@ class Tournament:
       automatically.
     """
 
-    players: tuple[PlayerEntry, ...]
+    players: Sequence[PlayerEntry]  # stored as a tuple sorted by id
     total_rounds: int
     first_color: Color = "w"
-    forbidden_pairs: frozenset[frozenset[int]] = frozenset()
+    forbidden_pairs: Collection[Collection[int]] = frozenset()  # stored as frozensets
     bye_points: int = WIN_POINTS
     requested_byes: Mapping[int, Outcome] = field(default_factory=dict)
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+Expected = dict[str, dict[str, list[list[int]]]]
 EXAMPLES = Path("/work/shared/tournaments/swiss-examples")
 
 
@@ -15,7 +16,8 @@ def example_names() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def expected() -> dict[str, dict[str, list[list[int]]]]:
+def expected() -> Expected:
     if not (EXAMPLES / "expected.json").exists():
         pytest.skip("swiss-examples not available")
-    return json.loads((EXAMPLES / "expected.json").read_text())
+    loaded: Expected = json.loads((EXAMPLES / "expected.json").read_text())
+    return loaded

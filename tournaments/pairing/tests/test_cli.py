@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.pairing.tests.conftest import EXAMPLES
+from tournaments.pairing.tests.conftest import EXAMPLES, Expected
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -22,7 +22,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_prints_the_pairing_like_bbppairings(expected: dict) -> None:
+def test_prints_the_pairing_like_bbppairings(expected: Expected) -> None:
     result = run(str(EXAMPLES / "exJ04-r1.trf"))
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

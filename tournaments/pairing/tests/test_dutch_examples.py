@@ -10,7 +10,7 @@ from functools import cache
 import pytest
 
 from tournaments.pairing import pair_next_round, read_trf
-from tournaments.pairing.tests.conftest import EXAMPLES, example_names
+from tournaments.pairing.tests.conftest import EXAMPLES, Expected, example_names
 
 EXPECTED_MASTER_MATCHES = 165  # of 177, measured; the 2026 rules differ elsewhere
 
@@ -26,18 +26,18 @@ def pairs_of(name: str) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("name", example_names())
-def test_matches_bbppairings_501(name: str, expected: dict) -> None:
+def test_matches_bbppairings_501(name: str, expected: Expected) -> None:
     assert pairs_of(name) == expected[name]["v501"]
 
 
-def test_how_many_match_the_2026_rules(expected: dict) -> None:
+def test_how_many_match_the_2026_rules(expected: Expected) -> None:
     matches = sum(pairs_of(name) == expected[name]["master"] for name in expected)
     print(f"master (2026 rules): {matches}/{len(expected)}")
     assert matches == EXPECTED_MASTER_MATCHES
 
 
 @pytest.mark.parametrize("name", ["exJ01-r1.trf", "exJ03-r1.trf", "exJ04-r1.trf", "exJ10-r1.trf"])
-def test_round_one_colours_alternate_over_present_players(name: str, expected: dict) -> None:
+def test_round_one_colours_alternate_over_present_players(name: str, expected: Expected) -> None:
     """The round-1 fix: with seeds absent, colours alternate by rank among those present.
 
     Top half meets bottom half in initial order; the i-th present player of
