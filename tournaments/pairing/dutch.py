@@ -31,7 +31,7 @@ from py4swiss.trf.results import RoundResult as Py4SwissRoundResult
 from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
 from py4swiss.trf.sections.x_section import XSectionConfiguration  # type: ignore[import-untyped]
 
-from tournaments.pairing.model import Board, RoundPairing, RoundResult, Tournament
+from tournaments.pairing.model import Board, Outcome, RoundPairing, RoundResult, Tournament
 
 RULES_VERSION = "FIDE Dutch system (C.04.3), rules before February 2026, via py4swiss 0.3.1"
 
@@ -125,4 +125,4 @@ def pair_next_round(tournament: Tournament) -> RoundPairing:
 
 def _counts_as_bye(result: RoundResult) -> bool:
     # FIDE C.04.1 d: a forfeit win counts like the pairing-allocated bye.
-    return result.outcome.value in ("U", "+")
+    return result.outcome in (Outcome.PAIRING_BYE, Outcome.FORFEIT_WIN)

@@ -21,6 +21,11 @@ and Sonneborn-Berger (Handbook 2009 rules, the ones REFERENCE.md summarises):
 * an opponent's unplayed rounds count as draws in the opponent's score used
   for my Buchholz / Sonneborn-Berger (the opponent's "adjusted" score).
 
+FIDE's tie-break regulations of 2023 changed how unplayed rounds are
+evaluated; we implement the virtual-opponent rule above because the
+platform's reference (REFERENCE.md) prescribes it. The rule lives in
+``_table`` only, so a switch would be local.
+
 Units: points, BH, BH-C1 and DE are half-points; SB is quarter-points
 (half-points x half-points); the others are counts. :data:`TIEBREAK_SCALE`
 says how many units make one point and :func:`format_tiebreak` formats them.
