@@ -49,7 +49,9 @@ def play(game: Game, turns: int | None, rng: random.Random) -> Game:
         position = services.replay(game)
         mover = game.white if game.to_move == "white" else game.black
         turn = choose_turn(position, rng)
-        game, _created = services.play_turn(game=game, player=mover, text=str(turn), ply=game.ply + 1)
+        game, _created = services.play_turn(
+            game=game, player=mover, text=str(turn), ply=game.ply + 1
+        )
     if turns is None and game.status == Game.Status.ACTIVE:
         # A very long game: end it the way a tired player would.
         services.resign(game=game, player=game.white if game.to_move == "white" else game.black)
@@ -65,7 +67,9 @@ class Command(BaseCommand):
         if not User.objects.filter(username="alice").exists():
             self._players_and_games(User)
             self.stdout.write(self.style.SUCCESS("Demo data loaded."))
-        self.stdout.write(f"Admin login: http://127.0.0.1:8000/admin/  user: admin  password: {admin_password}")
+        self.stdout.write(
+            f"Admin login: http://127.0.0.1:8000/admin/  user: admin  password: {admin_password}"
+        )
         self.stdout.write(f"Demo players: {', '.join(PLAYERS)} (password: {DEMO_PASSWORD})")
 
     def _admin(self, User: Any) -> str:
@@ -96,7 +100,13 @@ class Command(BaseCommand):
         # Running games: a challenge accepted and a few turns in; a fresh pie opening.
         challenge = services.create_challenge(creator=users["bob"], opponent="carol", color="white")
         play(services.accept_challenge(challenge=challenge, player=users["carol"]), 6, rng)
-        play(services.start_game(white=users["dmitri"], black=users["alice"], days_per_turn=7), 3, rng)
-        pie = services.create_challenge(creator=users["alice"], opponent="dmitri", color="white", opening="pie")
+        play(
+            services.start_game(white=users["dmitri"], black=users["alice"], days_per_turn=7),
+            3,
+            rng,
+        )
+        pie = services.create_challenge(
+            creator=users["alice"], opponent="dmitri", color="white", opening="pie"
+        )
         services.accept_challenge(challenge=pie, player=users["dmitri"])
         services.create_challenge(creator=users["carol"], opponent=None, days_per_turn=5)
