@@ -37,7 +37,13 @@ def start_standard_game(challenger: Any, opponent: Any, color: str = "white") ->
     """challenger challenges opponent (challenger plays `color`), opponent accepts: the game."""
     made = challenger.client.post(
         "/api/v1/challenges",
-        {"opponent": opponent.username, "color": color, "opening": "standard", "days_per_turn": 3, "rated": True},
+        {
+            "opponent": opponent.username,
+            "color": color,
+            "opening": "standard",
+            "days_per_turn": 3,
+            "rated": True,
+        },
         format="json",
     )
     assert made.status_code == 201, made.json()
@@ -47,4 +53,6 @@ def start_standard_game(challenger: Any, opponent: Any, color: str = "white") ->
 
 
 def submit(player: Any, game_id: int, ply: int, turn: str) -> Any:
-    return player.client.post(f"/api/v1/games/{game_id}/turns", {"ply": ply, "turn": turn}, format="json")
+    return player.client.post(
+        f"/api/v1/games/{game_id}/turns", {"ply": ply, "turn": turn}, format="json"
+    )

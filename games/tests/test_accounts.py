@@ -64,11 +64,15 @@ def test_taken_and_invalid_usernames(api, alice) -> None:
 
 
 def test_wrong_password_gets_no_token(api, alice) -> None:
-    answer = api.post("/api/v1/auth/token", {"username": "alice", "password": "nope"}, format="json")
+    answer = api.post(
+        "/api/v1/auth/token", {"username": "alice", "password": "nope"}, format="json"
+    )
     assert answer.status_code == 401 and answer.json()["code"] == "bad_credentials"
 
 
-@pytest.mark.parametrize(("path", "scope"), [("/api/v1/accounts", "accounts"), ("/api/v1/auth/token", "token")])
+@pytest.mark.parametrize(
+    ("path", "scope"), [("/api/v1/accounts", "accounts"), ("/api/v1/auth/token", "token")]
+)
 def test_sign_up_and_token_are_throttled(api, settings, path, scope) -> None:
     settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, scope: "2/hour"}
     for _ in range(2):

@@ -55,7 +55,17 @@ def test_whole_game_played_through_the_api_reaches_a_result(alice, bob, api) -> 
 def test_game_resource_has_the_contract_fields(alice, bob, api) -> None:
     game = start_standard_game(alice, bob)
     body = api.get(f"/api/v1/games/{game['id']}").json()
-    for field in ("id", "white", "black", "status", "opening", "position", "ply", "to_move", "turns"):
+    for field in (
+        "id",
+        "white",
+        "black",
+        "status",
+        "opening",
+        "position",
+        "ply",
+        "to_move",
+        "turns",
+    ):
         assert field in body
     for field in ("result", "termination", "created", "updated"):
         assert field in body

@@ -69,10 +69,14 @@ def test_filters_by_player_status_and_dates(api, alice, bob, stranger) -> None:
     assert listed("player=nobody") == set()
 
 
-@pytest.mark.parametrize("query", ["status=paused", "since=yesterday", "until=2026-13-01", "page_size=x"])
+@pytest.mark.parametrize(
+    "query", ["status=paused", "since=yesterday", "until=2026-13-01", "page_size=x"]
+)
 def test_bad_filters_are_400_invalid(api, query) -> None:
     answer = api.get(f"/api/v1/games?{query}")
     if query == "page_size=x":  # DRF ignores an unusable page size and uses the default
         assert answer.status_code == 200
         return
-    assert answer.status_code == 400 and answer.json()["code"] == "invalid" and answer.json()["fields"]
+    assert (
+        answer.status_code == 400 and answer.json()["code"] == "invalid" and answer.json()["fields"]
+    )

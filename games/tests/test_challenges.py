@@ -10,7 +10,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _challenge(player, **fields):
-    body = {"opponent": "bob", "color": "white", "opening": "standard", "days_per_turn": 2, "rated": False}
+    body = {
+        "opponent": "bob",
+        "color": "white",
+        "opening": "standard",
+        "days_per_turn": 2,
+        "rated": False,
+    }
     body.update(fields)
     return player.client.post("/api/v1/challenges", body, format="json")
 
@@ -20,7 +26,11 @@ def test_challenge_and_accept_creates_the_game_with_the_requested_colours(alice,
     assert made.status_code == 201
     challenge = made.json()
     assert challenge["created_by"] == "alice" and challenge["opponent"] == "bob"
-    assert (challenge["status"], challenge["days_per_turn"], challenge["rated"]) == ("open", 2, False)
+    assert (challenge["status"], challenge["days_per_turn"], challenge["rated"]) == (
+        "open",
+        2,
+        False,
+    )
 
     accepted = bob.client.post(f"/api/v1/challenges/{challenge['id']}/accept")
     assert accepted.status_code == 201
@@ -45,7 +55,10 @@ def test_open_challenge_can_be_accepted_by_anyone_but_its_creator(alice, strange
     assert [c["id"] for c in listed["results"]] == [made.json()["id"]]
     accepted = stranger.client.post(f"/api/v1/challenges/{made.json()['id']}/accept")
     assert accepted.status_code == 201
-    assert {accepted.json()["game"]["white"], accepted.json()["game"]["black"]} == {"alice", "mallory"}
+    assert {accepted.json()["game"]["white"], accepted.json()["game"]["black"]} == {
+        "alice",
+        "mallory",
+    }
     again = stranger.client.post(f"/api/v1/challenges/{made.json()['id']}/accept")
     assert again.status_code == 409 and again.json()["code"] == "challenge_closed"
 

@@ -22,24 +22,37 @@ def pie_game(alice, bob):
 
 def test_setup_then_choose_white_swaps_the_players(alice, bob, pie_game) -> None:
     game_id = pie_game["id"]
-    placed = alice.client.post(f"/api/v1/games/{game_id}/setup", {"white": "c3", "black": "E5"}, format="json")
+    placed = alice.client.post(
+        f"/api/v1/games/{game_id}/setup", {"white": "c3", "black": "E5"}, format="json"
+    )
     assert placed.status_code == 200
     assert placed.json()["position"] == "C3W00,E5B00 w 0-0"
     assert placed.json()["status"] == "setup"
     chosen = bob.client.post(f"/api/v1/games/{game_id}/choose", {"color": "white"}, format="json")
     assert chosen.status_code == 200
     game = chosen.json()
-    assert (game["status"], game["white"], game["black"], game["to_move"]) == ("active", "bob", "alice", "white")
+    assert (game["status"], game["white"], game["black"], game["to_move"]) == (
+        "active",
+        "bob",
+        "alice",
+        "white",
+    )
     assert submit(bob, game_id, 1, "C3L").status_code == 201
 
 
 def test_choose_black_keeps_the_setter_as_white(alice, bob, pie_game) -> None:
-    alice.client.post(f"/api/v1/games/{pie_game['id']}/setup", {"white": "C3", "black": "E5"}, format="json")
-    game = bob.client.post(f"/api/v1/games/{pie_game['id']}/choose", {"color": "black"}, format="json").json()
+    alice.client.post(
+        f"/api/v1/games/{pie_game['id']}/setup", {"white": "C3", "black": "E5"}, format="json"
+    )
+    game = bob.client.post(
+        f"/api/v1/games/{pie_game['id']}/choose", {"color": "black"}, format="json"
+    ).json()
     assert (game["white"], game["black"], game["status"]) == ("alice", "bob", "active")
 
 
-def test_pie_steps_in_the_wrong_order_or_by_the_wrong_player(alice, bob, stranger, pie_game) -> None:
+def test_pie_steps_in_the_wrong_order_or_by_the_wrong_player(
+    alice, bob, stranger, pie_game
+) -> None:
     url = f"/api/v1/games/{pie_game['id']}"
     early = bob.client.post(f"{url}/choose", {"color": "white"}, format="json")
     assert early.status_code == 409 and early.json()["code"] == "wrong_phase"
@@ -47,7 +60,10 @@ def test_pie_steps_in_the_wrong_order_or_by_the_wrong_player(alice, bob, strange
     assert wrong.status_code == 409 and wrong.json()["code"] == "not_your_turn"
     outsider = stranger.client.post(f"{url}/setup", {"white": "C3", "black": "E5"}, format="json")
     assert outsider.status_code == 403 and outsider.json()["code"] == "not_a_player"
-    assert alice.client.post(f"{url}/setup", {"white": "C3", "black": "E5"}, format="json").status_code == 200
+    assert (
+        alice.client.post(f"{url}/setup", {"white": "C3", "black": "E5"}, format="json").status_code
+        == 200
+    )
     twice = alice.client.post(f"{url}/setup", {"white": "C3", "black": "E5"}, format="json")
     assert twice.status_code == 409 and twice.json()["code"] == "wrong_phase"
     own_choice = alice.client.post(f"{url}/choose", {"color": "white"}, format="json")
@@ -68,6 +84,10 @@ def test_bad_setups_are_refused(alice, pie_game, cells, code) -> None:
 
 
 def test_bad_colour_choice_is_invalid(alice, bob, pie_game) -> None:
-    alice.client.post(f"/api/v1/games/{pie_game['id']}/setup", {"white": "C3", "black": "E5"}, format="json")
-    answer = bob.client.post(f"/api/v1/games/{pie_game['id']}/choose", {"color": "red"}, format="json")
+    alice.client.post(
+        f"/api/v1/games/{pie_game['id']}/setup", {"white": "C3", "black": "E5"}, format="json"
+    )
+    answer = bob.client.post(
+        f"/api/v1/games/{pie_game['id']}/choose", {"color": "red"}, format="json"
+    )
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"

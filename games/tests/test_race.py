@@ -53,21 +53,31 @@ def _race(url: str, submissions: list[tuple[str, dict]]) -> list[int]:
 @pytest.fixture
 def on_postgresql() -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("concurrent submissions are tested against PostgreSQL (CI); SQLite serialises writers")
+        pytest.skip(
+            "concurrent submissions are tested against PostgreSQL (CI); SQLite serialises writers"
+        )
 
 
-def test_racing_submissions_of_one_ply_store_exactly_one_turn(on_postgresql, live_server, alice, bob) -> None:
+def test_racing_submissions_of_one_ply_store_exactly_one_turn(
+    on_postgresql, live_server, alice, bob
+) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
     url = f"{live_server.url}/api/v1/games/{game.pk}/turns"
     # White's two candidate first turns, sent at once by two clients of the same player.
-    statuses = _race(url, [(alice.token, {"ply": 1, "turn": "D2L"}), (alice.token, {"ply": 1, "turn": "D2P"})])
+    statuses = _race(
+        url, [(alice.token, {"ply": 1, "turn": "D2L"}), (alice.token, {"ply": 1, "turn": "D2P"})]
+    )
     assert statuses == [201, 409]
     assert Turn.objects.filter(game=game).count() == 1
     # The same turn twice at once: one stores it, the other is told it is already there.
-    statuses = _race(url, [(bob.token, {"ply": 2, "turn": "D6L"}), (bob.token, {"ply": 2, "turn": "D6L"})])
+    statuses = _race(
+        url, [(bob.token, {"ply": 2, "turn": "D6L"}), (bob.token, {"ply": 2, "turn": "D6L"})]
+    )
     assert statuses == [200, 201]
     assert list(Turn.objects.filter(game=game).values_list("ply", flat=True)) == [1, 2]
     # Both players at once, one of them out of turn.
-    statuses = _race(url, [(alice.token, {"ply": 3, "turn": "D2P"}), (bob.token, {"ply": 3, "turn": "D6P"})])
+    statuses = _race(
+        url, [(alice.token, {"ply": 3, "turn": "D2P"}), (bob.token, {"ply": 3, "turn": "D6P"})]
+    )
     assert statuses == [201, 409]
     assert Turn.objects.filter(game=game).count() == 3

@@ -55,11 +55,18 @@ def test_interactive_docs_are_served_without_a_cdn(client) -> None:
     html = page.content.decode()
     assert "swagger-ui" in html and "cdn" not in html.lower()
     # The sidecar's bundle is served by us.
-    assert client.get("/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js").status_code == 200
+    assert (
+        client.get(
+            "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js"
+        ).status_code
+        == 200
+    )
 
 
 def test_admin_pages_work_for_an_organiser(client, alice, bob, django_user_model) -> None:
-    organiser = django_user_model.objects.create_superuser("organiser", "o@example.org", "pw-organiser-123")
+    organiser = django_user_model.objects.create_superuser(
+        "organiser", "o@example.org", "pw-organiser-123"
+    )
     client.force_login(organiser)
     game = services.start_game(white=alice.user, black=bob.user)
     services.play_turn(game=game, player=alice.user, text="D2L", ply=1)

@@ -18,7 +18,9 @@ def test_worker_answers_ping(celery_worker_process) -> None:
 
 def test_worker_verifies_a_game_stored_by_the_tests(celery_worker_process, alice, bob) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
-    for ply, (player, text) in enumerate([(alice, "D2L"), (bob, "D6L"), (alice, "D2-D3,D3P")], start=1):
+    for ply, (player, text) in enumerate(
+        [(alice, "D2L"), (bob, "D6L"), (alice, "D2-D3,D3P")], start=1
+    ):
         game, _ = services.play_turn(game=game, player=player.user, text=text, ply=ply)
     summary = verify_game.delay(game.pk).get(timeout=30)
     # The worker read the game from the same test database and replayed it with the engine.
@@ -27,7 +29,9 @@ def test_worker_verifies_a_game_stored_by_the_tests(celery_worker_process, alice
     }  # fmt: skip
 
 
-def test_finishing_a_game_queues_verification_after_commit(celery_worker_process, alice, bob) -> None:
+def test_finishing_a_game_queues_verification_after_commit(
+    celery_worker_process, alice, bob
+) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
     services.resign(game=game, player=bob.user)  # commits, then enqueue() sends verify_game
     expected = f"{{'game': {game.pk}, 'ok': True, 'ply': 0"
