@@ -1,0 +1,20 @@
+"""Gunicorn settings for the web container (read with --config platform/gunicorn.conf.py)."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", str(min(4, multiprocessing.cpu_count() * 2 + 1))))
+threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then: bounds the damage of any slow leak.
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# The TLS-terminating proxy in front sets X-Forwarded-Proto; trust it from anywhere in the
+# compose network (Django's SECURE_PROXY_SSL_HEADER reads it).
+forwarded_allow_ips = "*"
