@@ -132,6 +132,8 @@ class Game(models.Model):
         RESIGNATION = "resignation", _("Resignation")
         TIMEOUT = "timeout", _("Timeout")
         ABANDONED = "abandoned", _("Abandoned")
+        # A draw agreed by both players (or adjudicated as one, see services.adjudicate).
+        AGREEMENT = "agreement", _("Draw agreed")
 
     # During a pie setup `white` is the player who places the pieces and `black` the
     # one who then chooses a colour; choose_color swaps them if needed.

@@ -437,6 +437,41 @@ def resign(*, game: Game, player: AbstractBaseUser) -> Game:
     return game
 
 
+# Ways a game can end that the players (or an arbiter) decide, not the engine, with the
+# results each allows: the record must stay honest (no "resigned" draw, no agreed win).
+_ADJUDICATED_RESULTS: dict[str, tuple[str, ...]] = {
+    Game.Termination.RESIGNATION: (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS),
+    Game.Termination.TIMEOUT: (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS),
+    Game.Termination.ABANDONED: (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS),
+    Game.Termination.AGREEMENT: (Game.Result.DRAW,),
+}
+
+
+def adjudicate(*, game: Game, result: str, termination: str) -> Game:
+    """End a game by decision rather than by the engine (arbiter, simulation, agreed draw).
+
+    Only terminations the engine cannot produce are allowed, each with the results
+    that make sense for it: resignation, timeout and abandoned are decisive, an
+    agreement is a draw.  Tournaments score timeout and abandoned as forfeits.
+    """
+    allowed = _ADJUDICATED_RESULTS.get(termination)
+    if allowed is None:
+        raise errors.InvalidInput(
+            _("A game can be adjudicated only as %(choices)s.")
+            % {"choices": ", ".join(_ADJUDICATED_RESULTS)},
+            fields={"termination": [_("Not an adjudicated termination.")]},
+        )
+    if result not in allowed:
+        raise errors.InvalidInput(
+            _("Termination %(termination)s needs a result among %(results)s.")
+            % {"termination": termination, "results": ", ".join(allowed)},
+            fields={"result": [_("Does not match the termination.")]},
+        )
+    with transaction.atomic():
+        game = _locked_game(game)
+        return finish_game(game=game, result=result, termination=termination)
+
+
 def finish_game(*, game: Game, result: str, termination: str) -> Game:
     """End a game (engine outcome, resignation, timeout…) and tell the listeners.
 
