@@ -17,6 +17,21 @@ class Color(models.TextChoices):
     BLACK = "black", _("Black")
 
 
+class ClockKind(models.TextChoices):
+    """Time control of a game (see clocks/arithmetic.py)."""
+
+    # Each turn must be played within `days_per_turn` days.
+    PER_TURN = "per_turn", _("Days per turn")
+    # Little Golem style: a bank of `days_per_turn` days, `clock_increment` added per
+    # turn, capped at the initial bank.
+    BANK = "bank", _("Time bank")
+
+
+class TurnEmail(models.TextChoices):
+    EACH = "each", _("An email per game (at most one every few hours)")
+    DIGEST = "digest", _("One daily digest")
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -35,6 +50,18 @@ class Profile(models.Model):
     rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
     rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
     vacation_days_left = models.PositiveSmallIntegerField(_("vacation days left"), default=14)
+    # Correspondence clocks (clocks app): weekends are Saturday and Sunday in this zone.
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    # Spend a vacation day instead of losing on time.
+    auto_vacation = models.BooleanField(_("automatic vacation"), default=True)
+    # Set while on vacation: all clocks of this player stop (games that allow it).
+    vacation_started = models.DateTimeField(_("on vacation since"), null=True, blank=True)
+    vacation_until = models.DateTimeField(_("vacation ends"), null=True, blank=True)
+    # The calendar year `vacation_days_left` belongs to (a new year refills it).
+    vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=0)
+    turn_email = models.CharField(
+        _("your-turn emails"), max_length=8, choices=TurnEmail.choices, default=TurnEmail.EACH
+    )
 
     class Meta:
         verbose_name = _("profile")
@@ -83,6 +110,11 @@ class Challenge(models.Model):
         _("opening"), max_length=8, choices=Opening.choices, default=Opening.STANDARD
     )
     days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    clock_kind = models.CharField(
+        _("time control"), max_length=8, choices=ClockKind.choices, default=ClockKind.PER_TURN
+    )
+    increment_hours = models.PositiveSmallIntegerField(_("increment (hours)"), default=0)
+    weekend_pause = models.BooleanField(_("weekend pause"), default=False)
     rated = models.BooleanField(_("rated"), default=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -168,8 +200,25 @@ class Game(models.Model):
     )
     rated = models.BooleanField(_("rated"), default=True)
     imported = models.BooleanField(_("imported"), default=False)
+    # Per-turn clocks: days for each turn; bank clocks: the initial (and maximum) bank.
     days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    # When the player to move runs out of time (null: finished, or clock stopped by vacation).
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    # --- Correspondence clock (clocks app; state changed only by clocks.services) ---
+    clock_kind = models.CharField(
+        _("time control"), max_length=8, choices=ClockKind.choices, default=ClockKind.PER_TURN
+    )
+    clock_increment = models.PositiveIntegerField(_("increment (seconds)"), default=0)
+    weekend_pause = models.BooleanField(_("weekend pause"), default=False)
+    # Tournaments may forbid vacation: the clocks of this game then never stop.
+    vacation_allowed = models.BooleanField(_("vacation allowed"), default=True)
+    # Seconds left on each clock when it last stopped (null: full, never started).
+    white_clock = models.PositiveIntegerField(_("White's time left (s)"), null=True, blank=True)
+    black_clock = models.PositiveIntegerField(_("Black's time left (s)"), null=True, blank=True)
+    # When the clock of the player to move started running (null: stopped by vacation).
+    clock_since = models.DateTimeField(_("clock running since"), null=True, blank=True)
+    # The mover's time zone, fixed when their clock started (weekends are counted in it).
+    clock_time_zone = models.CharField(_("clock time zone"), max_length=64, default="UTC")
     # Cached: the engine's position after `ply` turns, kept in step by services.
     position = models.CharField(_("position"), max_length=1024, blank=True)
     ply = models.PositiveIntegerField(_("turns played"), default=0)
