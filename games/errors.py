@@ -102,3 +102,23 @@ class WeakPassword(DomainError):
 class BadCredentials(DomainError):
     code = "bad_credentials"
     default_message = _("Wrong username or password.")
+
+
+# --- Bots (games.bots) -------------------------------------------------------------
+
+
+class UnknownBot(DomainError):
+    code = "unknown_bot"
+    default_message = _("There is no built-in bot with this name.")
+
+
+class TooManyBotMatches(DomainError):
+    code = "too_many_bot_matches"
+    default_message = _("You have too many bot matches running; wait until one finishes.")
+
+
+class HasPlayedGames(DomainError):
+    code = "has_played_games"
+    default_message = _(
+        "This account has played games as a human, so it cannot become a bot account."
+    )

@@ -33,6 +33,9 @@ DOMAIN_STATUS: dict[type[errors.DomainError], int] = {
     errors.InvalidSetup: status.HTTP_400_BAD_REQUEST,
     errors.WeakPassword: status.HTTP_400_BAD_REQUEST,
     errors.InvalidInput: status.HTTP_400_BAD_REQUEST,
+    errors.UnknownBot: status.HTTP_400_BAD_REQUEST,
+    errors.HasPlayedGames: status.HTTP_409_CONFLICT,
+    errors.TooManyBotMatches: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 # Engine errors: checked most specific first (an illegal turn may subclass an invalid one).
