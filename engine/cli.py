@@ -7,6 +7,9 @@ Commands (one ``cmd_*`` function each, registered in :data:`COMMANDS`):
 * ``play POSITION TURN...`` — the resulting position string, then the result.
 * ``check FILE.agn`` — validate every game of a record file, one line per game.
 * ``selfplay --games N --seed S`` — random games and a summary line.
+* ``match A B --games N --time SECONDS --seed S`` — computer players against
+  each other (see :mod:`engine.players.match`), one line per game, then
+  ``A vs B: W-L-D, score S% ± CI%, L turns per game``.
 
 POSITION is a position string (RULES.md §7, quote it: it has spaces) or the
 word ``start`` for the standard start. Exit status: 0 success, 1 an illegal
@@ -209,6 +212,72 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def args_match(parser: argparse.ArgumentParser) -> None:
+    from engine.players import PLAYER_NAMES
+    from engine.players.match import MAX_TURNS
+
+    names = ", ".join(PLAYER_NAMES)
+    parser.add_argument("a", metavar="PLAYER_A", help=f"one of {names}")
+    parser.add_argument("b", metavar="PLAYER_B", help="the opponent")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument(
+        "--time", type=float, default=1.0, help="seconds per turn for each player (default 1)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument(
+        "--position", default="start", help="start position string or 'start' (default)"
+    )
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=MAX_TURNS,
+        help=f"a game still running after this many turns is a draw (default {MAX_TURNS})",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the summary line")
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from engine.players import PLAYER_NAMES
+    from engine.players.match import GameResult, MatchResult, play_match
+
+    for name in (args.a, args.b):
+        if name not in PLAYER_NAMES:
+            raise CommandError(
+                f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}", EXIT_SYNTAX
+            )
+    if args.games < 1 or args.max_turns < 1 or not args.time > 0:
+        raise CommandError("--games and --max-turns must be >= 1, --time > 0", EXIT_SYNTAX)
+    start = parse_position(args.position)
+    if start.outcome() is not None:
+        raise CommandError("the start position is already over", EXIT_SYNTAX)
+
+    def progress(number: int, game: GameResult, match: MatchResult) -> None:
+        if args.quiet:
+            return
+        print(
+            f"game {number}: {game.white} (white) - {game.black} (black) {game.result} "
+            f"by {game.reason} in {game.turns} turns; slowest turn "
+            f"{game.slowest[0]:.3f} s / {game.slowest[1]:.3f} s",
+            flush=True,
+        )
+
+    match = play_match(
+        args.a,
+        args.b,
+        games=args.games,
+        seconds=args.time,
+        seed=args.seed,
+        max_turns=args.max_turns,
+        start=start.to_string(),
+        progress=progress,
+    )
+    if not args.quiet:
+        slowest = ", ".join(f"{name} {t:.3f} s" for name, t in match.slowest.items())
+        print(f"slowest turn (budget {args.time:g} s): {slowest}")
+    print(match.summary())
+    return EXIT_OK
+
+
 # -- the table ----------------------------------------------------------------
 
 
@@ -228,6 +297,7 @@ COMMANDS: list[Command] = [
     Command("play", "apply turns, print the position and the result", args_play, cmd_play),
     Command("check", "validate every game of a record file (.agn)", args_check, cmd_check),
     Command("selfplay", "play random games, print a summary", args_selfplay, cmd_selfplay),
+    Command("match", "play computer players against each other", args_match, cmd_match),
 ]
 
 

@@ -1,0 +1,178 @@
+"""Matches between computer players (``python -m engine match``).
+
+A match plays ``games`` games from a start position, player A taking White
+in the odd-numbered games and Black in the even-numbered ones (so both
+colours equally when ``games`` is even). A game that reaches ``max_turns``
+turns (default :data:`MAX_TURNS`) without a result is a draw, like a draw by
+repetition. Each game gets fresh players seeded from the match seed.
+
+The summary is one line, from A's side::
+
+    A vs B: <wins>-<losses>-<draws>, score <S>% ± <CI>%, <L> turns per game
+
+where the score counts a win 1, a draw 1/2, a loss 0, and the ± is the half
+width of a 95% confidence interval by the normal approximation,
+``1.96 * sd / sqrt(n)`` with ``sd`` the sample standard deviation of the
+per-game scores (0 for a single game).
+
+>>> result = play_match("random", "random", games=2, seconds=1, seed=1, max_turns=10)
+>>> result.summary()
+'random vs random: 0-0-2, score 50.0% ± 0.0%, 10.0 turns per game'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.players import get_player
+from engine.position import STANDARD_START, Position
+
+__all__ = ["MAX_TURNS", "GameResult", "MatchResult", "play_game", "play_match"]
+
+#: a game still running after this many turns is a draw
+MAX_TURNS = 400
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: ``result`` is ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
+
+    white: str
+    black: str
+    result: str
+    reason: str
+    turns: int
+    final: str
+    #: the longest time each colour took for one turn, in seconds
+    slowest: tuple[float, float]
+
+
+@dataclass
+class MatchResult:
+    """The games of a match and the summary from A's side."""
+
+    a: str
+    b: str
+    seconds: float
+    games: list[GameResult] = field(default_factory=list)
+    a_scores: list[float] = field(default_factory=list)
+    slowest: dict[str, float] = field(default_factory=dict)
+
+    def add(self, game: GameResult, a_is_white: bool) -> None:
+        """Record a game."""
+        self.games.append(game)
+        if game.result == "1/2-1/2":
+            self.a_scores.append(0.5)
+        else:
+            self.a_scores.append(1.0 if (game.result == "1-0") == a_is_white else 0.0)
+        for who, t in zip(
+            (self.a, self.b) if a_is_white else (self.b, self.a), game.slowest, strict=True
+        ):
+            self.slowest[who] = max(self.slowest.get(who, 0.0), t)
+
+    def counts(self) -> tuple[int, int, int]:
+        """``(wins, losses, draws)`` of A."""
+        wins = sum(1 for s in self.a_scores if s == 1.0)
+        losses = sum(1 for s in self.a_scores if s == 0.0)
+        return wins, losses, len(self.a_scores) - wins - losses
+
+    def score(self) -> tuple[float, float]:
+        """A's mean score and the 95% half width, in percent."""
+        n = len(self.a_scores)
+        if not n:
+            return 0.0, 0.0
+        mean = sum(self.a_scores) / n
+        if n < 2:
+            return 100 * mean, 0.0
+        var = sum((s - mean) ** 2 for s in self.a_scores) / (n - 1)
+        return 100 * mean, 100 * 1.96 * math.sqrt(var / n)
+
+    def summary(self) -> str:
+        """The one-line summary (see the module docstring)."""
+        wins, losses, draws = self.counts()
+        mean, half = self.score()
+        turns = sum(g.turns for g in self.games) / max(len(self.games), 1)
+        return (
+            f"{self.a} vs {self.b}: {wins}-{losses}-{draws}, "
+            f"score {mean:.1f}% ± {half:.1f}%, {turns:.1f} turns per game"
+        )
+
+
+def play_game(
+    white: str,
+    black: str,
+    *,
+    seconds: float,
+    seed: int | None = None,
+    max_turns: int = MAX_TURNS,
+    start: str = STANDARD_START,
+) -> GameResult:
+    """Play one game between two named players; every turn is checked for legality.
+
+    >>> game = play_game("greedy", "random", seconds=0.5, seed=2)
+    >>> game.result, game.reason
+    ('1-0', 'captures')
+    """
+    rng = random.Random(seed)
+    players = (
+        get_player(white, seed=rng.randrange(2**32)),
+        get_player(black, seed=rng.randrange(2**32)),
+    )
+    pos = Position(start)
+    slowest = [0.0, 0.0]
+    turns = 0
+    outcome = pos.outcome()
+    while outcome is None and turns < max_turns:
+        side = pos.side_to_move.index
+        began = time.perf_counter()
+        turn = players[side].choose(pos, seconds=seconds)
+        slowest[side] = max(slowest[side], time.perf_counter() - began)
+        if turn not in pos.legal_turns:
+            raise RuntimeError(f"{players[side].name} played an illegal turn {turn} in {pos}")
+        pos.push(turn)
+        turns += 1
+        outcome = pos.outcome()
+    if outcome is None:
+        result, reason = "1/2-1/2", f"{max_turns} turns"
+    else:
+        result, reason = outcome.result(), outcome.termination.value
+    return GameResult(
+        white, black, result, reason, turns, pos.to_string(), (slowest[0], slowest[1])
+    )
+
+
+def play_match(
+    a: str,
+    b: str,
+    *,
+    games: int,
+    seconds: float,
+    seed: int | None = None,
+    max_turns: int = MAX_TURNS,
+    start: str = STANDARD_START,
+    progress: Callable[[int, GameResult, MatchResult], None] | None = None,
+) -> MatchResult:
+    """Play a match; A is White in games 1, 3, 5... ``progress`` is called after each game."""
+    for name in (a, b):
+        get_player(name)  # fail early on an unknown name
+    rng = random.Random(seed)
+    match = MatchResult(a, b, seconds)
+    for number in range(1, games + 1):
+        a_is_white = number % 2 == 1
+        white, black = (a, b) if a_is_white else (b, a)
+        game = play_game(
+            white,
+            black,
+            seconds=seconds,
+            seed=rng.randrange(2**32),
+            max_turns=max_turns,
+            start=start,
+        )
+        match.add(game, a_is_white)
+        if progress is not None:
+            progress(number, game, match)
+    return match
