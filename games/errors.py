@@ -122,3 +122,18 @@ class HasPlayedGames(DomainError):
     default_message = _(
         "This account has played games as a human, so it cannot become a bot account."
     )
+
+
+# --- Clocks and vacation (clocks app) ------------------------------------------------
+
+
+class TimeExpired(GameOver):
+    """The mover's clock ran out before the turn arrived (409, like game_over)."""
+
+    code = "time_expired"
+    default_message = _("Your time has run out: the turn came after the deadline.")
+
+
+class NoVacationDays(DomainError):
+    code = "no_vacation_days"
+    default_message = _("You have no vacation days left this year.")

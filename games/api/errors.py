@@ -27,6 +27,7 @@ DOMAIN_STATUS: dict[type[errors.DomainError], int] = {
     errors.WrongPhase: status.HTTP_409_CONFLICT,
     errors.ChallengeClosed: status.HTTP_409_CONFLICT,
     errors.OwnChallenge: status.HTTP_409_CONFLICT,
+    errors.NoVacationDays: status.HTTP_409_CONFLICT,
     errors.AccountExists: status.HTTP_409_CONFLICT,
     errors.BadCredentials: status.HTTP_401_UNAUTHORIZED,
     errors.UnknownPlayer: status.HTTP_400_BAD_REQUEST,
