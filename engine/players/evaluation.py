@@ -89,18 +89,11 @@ def evaluate(pos: Position) -> int:
     value += ADAPTOID * (me.bit_count() - op.bit_count())
     value += LEG * (pos._nl[s] - pos._nl[o]) + PINCER * (pos._np[s] - pos._np[o])
 
-    # movement: reach of every adaptoid with legs, and who can attack whom
-    my_reach, my_clean, my_trade = _attacks(me, op, empty, legs, pins, dilate)
-    op_reach, op_clean, op_trade = _attacks(op, me, empty, legs, pins, dilate)
-    value += MOBILITY * (my_reach.bit_count() - op_reach.bit_count())
-    my_room = dilate(me) & empty
-    op_room = dilate(op) & empty
-    value += ROOM * (my_room.bit_count() - op_room.bit_count())
-
-    # the opponent's adaptoids: sure starvation, or one cell away from it
-    my_fill = my_room | my_reach
+    # the opponent's adaptoids: sure starvation (they die at the end of my
+    # turn, so they threaten nothing), or one filled cell away from it
     sure = 0
-    starvable = 0
+    doomed = 0
+    no_slack: list[int] = []
     m = op
     while m:
         low = m & -m
@@ -113,10 +106,26 @@ def evaluate(pos: Position) -> int:
         n = free.bit_count()
         if n < limbs:
             sure += 1
+            doomed |= low
+            value += ADAPTOID + LEG * legs[i] + PINCER * pins[i]
         elif n == limbs:
-            value += NO_SLACK
-            if free & my_fill:
-                starvable += 1
+            no_slack.append(free)
+
+    # movement: reach of every adaptoid with legs, and who can attack whom
+    my_reach, my_clean, my_trade = _attacks(me, op, empty, legs, pins, dilate)
+    op_reach, op_clean, op_trade = _attacks(op & ~doomed, me, empty, legs, pins, dilate)
+    my_clean &= ~doomed
+    my_trade &= ~doomed
+    value += MOBILITY * (my_reach.bit_count() - op_reach.bit_count())
+    my_room = dilate(me) & empty
+    op_room = dilate(op & ~doomed) & empty
+    value += ROOM * (my_room.bit_count() - op_room.bit_count())
+    my_fill = my_room | my_reach
+    starvable = 0
+    for free in no_slack:
+        value += NO_SLACK
+        if free & my_fill:
+            starvable += 1
 
     # my adaptoids (never below slack 0: the opponent's turn just starved those)
     op_fill = op_room | op_reach

@@ -1,0 +1,287 @@
+"""The computer players: legality, determinism, budgets, tactics, matches."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import Position, Turn
+from engine.players import PLAYER_NAMES, get_player
+from engine.players.evaluation import WIN, evaluate, position_key
+from engine.players.match import MatchResult, play_game, play_match
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# White to move at 4-0: the capture C3xD4 wins at once.
+WIN_BY_ATTACK = "C3W11,D4B00,F7B00,G7B00 w 4-0"
+# White to move at 4-0: creating on B2 leaves A1 (1 limb) without an empty
+# neighbour, so it starves at the end of the turn and White reaches 5.
+WIN_BY_STARVATION = "A1B01,A2W00,B1W00,G7B00 w 4-0"
+# Black has 4 points and D5 (1 leg, 1 pincer) attacks any white adaptoid that
+# comes next to it with at most 1 pincer: D3-D4 or creating on D4 loses.
+LOSS_IN_ONE = "D3W10,D5B11,G7B00 w 0-4"
+
+
+def midgame_positions(count: int, seed: int = 5) -> list[Position]:
+    """Positions after 6-30 random turns (not over)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = Position.standard()
+        for _ in range(rng.randrange(6, 31)):
+            if pos.outcome() is not None:
+                break
+            pos.push(pos.random_turn(rng))
+        if pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+def test_names_and_unknown_name() -> None:
+    assert PLAYER_NAMES[:2] == ("random", "greedy")
+    assert "search" in PLAYER_NAMES
+    for name in PLAYER_NAMES:
+        assert get_player(name).name == name
+    with pytest.raises(ValueError, match="unknown player 'nobody'"):
+        get_player("nobody")
+
+
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+def test_every_turn_is_legal_in_whole_games(name: str) -> None:
+    rng = random.Random(11)
+    player = get_player(name, seed=3)
+    for _game in range(2):
+        pos = Position.standard()
+        for _ in range(40):
+            if pos.outcome() is not None:
+                break
+            if pos.side_to_move.index == 0:
+                turn = player.choose(pos, seconds=0.03)
+                assert turn in pos.legal_turns, (str(pos), str(turn))
+            else:
+                turn = pos.random_turn(rng)
+            pos.push(turn)
+
+
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+def test_choose_leaves_the_position_unchanged(name: str) -> None:
+    pos = midgame_positions(1)[0]
+    before, ply = str(pos), pos.ply
+    get_player(name, seed=1).choose(pos, seconds=0.05)
+    assert (str(pos), pos.ply) == (before, ply)
+
+
+def test_choose_refuses_a_finished_game_and_a_bad_budget() -> None:
+    with pytest.raises(ValueError, match="over"):
+        get_player("greedy").choose(Position("D2W00,D6B00 b 5-0"), seconds=1)
+    with pytest.raises(ValueError, match="positive"):
+        get_player("greedy").choose(Position.standard(), seconds=0)
+
+
+def test_a_single_legal_turn_is_returned_at_once() -> None:
+    # White's only adaptoid has 6 limbs and no empty neighbour: the only turn is a pass
+    pos = Position("A1W06,A2B00,B1B00,B2B00 w 0-0")
+    assert [str(t) for t in pos.legal_turns] == ["pass"]
+    for name in PLAYER_NAMES:
+        assert get_player(name).choose(pos, seconds=0.5).is_pass
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_same_seed_same_game(name: str) -> None:
+    def game(seed: int) -> list[str]:
+        player = get_player(name, seed=seed)
+        opponent = random.Random(2)
+        pos = Position.standard()
+        out = []
+        for _ in range(30):
+            if pos.outcome() is not None:
+                break
+            mover = player.choose(pos, seconds=1) if pos.ply % 2 == 0 else None
+            turn = mover or pos.random_turn(opponent)
+            out.append(str(turn))
+            pos.push(turn)
+        return out
+
+    assert game(7) == game(7)
+
+
+def test_depth_limited_search_is_deterministic() -> None:
+    for pos in midgame_positions(3, seed=8):
+        a = get_player("search-1", seed=1).choose(pos, seconds=20)
+        b = get_player("search-1", seed=2).choose(pos, seconds=20)
+        assert a == b
+
+
+def test_random_players_differ_by_seed() -> None:
+    pos = midgame_positions(1)[0]
+    seen = {str(get_player("random", seed=s).choose(pos, seconds=1)) for s in range(20)}
+    assert len(seen) > 3
+
+
+@pytest.mark.parametrize("name", ["search", "search-2"])
+def test_search_respects_its_budget(name: str) -> None:
+    budget = 0.2
+    for pos in midgame_positions(4, seed=9):
+        player = get_player(name, seed=0)
+        began = time.perf_counter()
+        turn = player.choose(pos, seconds=budget)
+        elapsed = time.perf_counter() - began
+        assert turn in pos.legal_turns
+        assert elapsed < 3 * budget  # generous: the machine may be loaded
+
+
+def test_search_uses_its_time_to_look_deeper() -> None:
+    pos = midgame_positions(1, seed=4)[0]
+    player = get_player("search", seed=0)
+    player.choose(pos, seconds=0.5)
+    assert int(player.info["depth"]) >= 2
+    assert int(player.info["nodes"]) > 50
+
+
+@pytest.mark.parametrize("name", ["greedy", "search-1", "search-2", "search"])
+@pytest.mark.parametrize("text", [WIN_BY_ATTACK, WIN_BY_STARVATION])
+def test_a_winning_turn_is_played(name: str, text: str) -> None:
+    pos = Position(text)
+    turn = get_player(name, seed=0).choose(pos, seconds=1)
+    pos.push(turn)
+    outcome = pos.outcome()
+    assert outcome is not None and outcome.winner is not None
+    assert outcome.winner.index == 0, str(turn)
+
+
+def test_greedy_takes_a_capture_when_one_exists() -> None:
+    # C3 (1 leg, 1 pincer) can capture D4 (no pincers): a point for nothing
+    pos = Position("C3W11,D4B00,E7B00,G7B10 w 0-0")
+    turn = get_player("greedy", seed=0).choose(pos, seconds=1)
+    assert turn.move == ("C3", "D4", True)
+
+
+def _opponent_wins_next(pos: Position, turn: Turn) -> bool:
+    """True if some reply to ``turn`` wins for the opponent."""
+    pos.push(turn)
+    try:
+        for reply in list(pos.legal_turns):
+            pos.push(reply)
+            outcome = pos.outcome()
+            pos.pop()
+            if outcome is not None and outcome.winner is not None:
+                return True
+        return False
+    finally:
+        pos.pop()
+
+
+@pytest.mark.parametrize("name", ["search-1", "search-2", "search"])
+def test_search_avoids_a_loss_in_one(name: str) -> None:
+    pos = Position(LOSS_IN_ONE)
+    losing = {str(turn) for turn in list(pos.legal_turns) if _opponent_wins_next(pos, turn)}
+    assert {"D3-D4,C3", "D4"} <= losing  # the position is as described
+    player = get_player(name, seed=0)
+    turn = player.choose(pos, seconds=1)
+    assert str(turn) not in losing
+    assert int(player.info["value"]) > -WIN // 2
+
+
+def test_search_sees_the_win_and_says_so() -> None:
+    player = get_player("search", seed=0)
+    turn = player.choose(Position(WIN_BY_STARVATION), seconds=1)
+    assert turn == Turn.parse("B2")
+    assert int(player.info["value"]) >= WIN - 10
+
+
+def test_evaluation_is_antisymmetric_on_a_mirror_start() -> None:
+    assert evaluate(Position.standard()) == 0
+    ahead = Position("D2W00,D6B00 w 1-0")
+    behind = Position("D2W00,D6B00 b 1-0")
+    assert evaluate(ahead) > 0 > evaluate(behind)
+    assert evaluate(ahead) == -evaluate(behind)
+
+
+def test_evaluation_counts_a_sure_starvation() -> None:
+    # Black's D4 (3 limbs) has 2 empty neighbours: it dies at the end of White's turn
+    doomed = Position("C3W00,C4W00,D3W00,D5W00,D4B21,G7B00 w 0-0")
+    safe = Position("C3W00,C4W00,D3W00,D5W00,D4B10,G7B00 w 0-0")
+    assert evaluate(doomed) > evaluate(safe) + 500
+
+
+def test_position_key_follows_equality() -> None:
+    a = Position.standard()
+    a.push_text("D2L")
+    a.push_text("D6L")
+    b = Position("D2W10,D6B10 w 0-0")
+    assert a == b and position_key(a) == position_key(b)
+    assert position_key(a) != position_key(Position("D2W10,D6B10 b 0-0"))
+
+
+def test_match_alternates_colours_and_counts_from_a() -> None:
+    match = play_match("greedy", "random", games=4, seconds=0.2, seed=1)
+    assert [(g.white, g.black) for g in match.games] == [
+        ("greedy", "random"),
+        ("random", "greedy"),
+    ] * 2
+    wins, losses, draws = match.counts()
+    assert wins + losses + draws == 4
+    assert wins == 4
+    assert match.summary().startswith("greedy vs random: 4-0-0, score 100.0% ± 0.0%, ")
+
+
+def test_match_score_and_confidence_interval() -> None:
+    match = MatchResult("a", "b", 1.0)
+    match.a_scores = [1.0, 0.0, 0.5, 1.0]
+    mean, half = match.score()
+    assert mean == pytest.approx(62.5)
+    # sample sd of (1, 0, .5, 1) = 0.4787; 1.96 * 0.4787 / 2 = 0.4691
+    assert half == pytest.approx(46.91, abs=0.01)
+
+
+def test_a_game_stops_at_the_turn_cap_as_a_draw() -> None:
+    game = play_game("random", "random", seconds=0.1, seed=4, max_turns=6)
+    assert (game.result, game.reason, game.turns) == ("1/2-1/2", "6 turns", 6)
+
+
+def test_match_command_prints_one_summary_line() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "match",
+            "greedy",
+            "random",
+            "--games",
+            "2",
+            "--time",
+            "0.2",
+            "--seed",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("game 1: greedy (white) - random (black) 1-0")
+    assert lines[1].startswith("game 2: random (white) - greedy (black) 0-1")
+    assert re.fullmatch(
+        r"greedy vs random: 2-0-0, score 100\.0% ± 0\.0%, \d+\.\d turns per game", lines[-1]
+    )
+
+
+def test_match_command_rejects_an_unknown_player() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "match", "greedy", "deep-blue"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert out.returncode == 2
+    assert "unknown player 'deep-blue'" in out.stderr
