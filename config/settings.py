@@ -133,6 +133,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -271,6 +272,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Periodic tasks: other apps (clocks, tournaments) add entries here.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE["tournaments-heartbeat"] = {
+    # Starts tournaments at their time, advances any whose round is over (safety net).
+    "task": "tournaments.tasks.tournament_heartbeat",
+    "schedule": 60.0,
+}
 
 # --- Internationalisation --------------------------------------------------------
 

@@ -1,0 +1,79 @@
+"""Domain errors of tournaments, with stable codes (part of the API contract).
+
+They are ``games.errors.DomainError``s, so the platform's one API exception
+handler answers them; ``HTTP_STATUS`` (registered by ``TournamentsConfig.ready``)
+tells it which status each gets.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError, InvalidInput
+
+
+class NotOrganiser(DomainError):
+    code = "not_organiser"
+    default_message = _("Only the organiser (or staff) may do this.")
+
+
+class CannotOrganise(DomainError):
+    code = "cannot_organise"
+    default_message = _("You need the permission to organise tournaments.")
+
+
+class RegistrationClosed(DomainError):
+    code = "registration_closed"
+    default_message = _("Registration for this tournament is closed.")
+
+
+class TournamentFull(DomainError):
+    code = "tournament_full"
+    default_message = _("This tournament has reached its player limit.")
+
+
+class AlreadyJoined(DomainError):
+    code = "already_joined"
+    default_message = _("You have already joined this tournament.")
+
+
+class NotJoined(DomainError):
+    code = "not_joined"
+    default_message = _("You are not a player in this tournament.")
+
+
+class BotsNotAllowed(DomainError):
+    code = "bots_not_allowed"
+    default_message = _("The organiser has not admitted bot accounts to this tournament.")
+
+
+class WrongTournamentState(DomainError):
+    """E.g. starting a tournament that is running, or withdrawing from a finished one."""
+
+    code = "wrong_state"
+    default_message = _("The tournament is not in the state this action needs.")
+
+
+class NotEnoughPlayers(DomainError):
+    code = "not_enough_players"
+    default_message = _("A tournament needs at least two players to start.")
+
+
+class InvalidTournament(InvalidInput):
+    """Bad settings for a new tournament (400, with ``fields``)."""
+
+    code = "invalid"
+
+
+HTTP_STATUS: dict[type[DomainError], int] = {
+    NotOrganiser: 403,
+    CannotOrganise: 403,
+    NotJoined: 403,
+    BotsNotAllowed: 403,
+    RegistrationClosed: 409,
+    TournamentFull: 409,
+    AlreadyJoined: 409,
+    WrongTournamentState: 409,
+    NotEnoughPlayers: 409,
+    InvalidTournament: 400,
+}

@@ -1,0 +1,221 @@
+"""Tournaments, their players, rounds and pairings.
+
+The database keeps what an arbiter writes down: who registered, each player's
+starting rank, every round's boards and each player's *outcome* per board as a
+TRF-16 result code (``1 = 0 + - U`` …).  Points, standings and tie-breaks are
+never stored: ``tournaments.services`` rebuilds a pure
+``tournaments.pairing.Tournament`` from these rows and lets the pairing package
+compute them (points are integer half-points there; floats only for display).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "roundrobin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double", _("Double round robin")
+        SWISS = "swiss", _("Swiss (FIDE Dutch)")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class ByePoints(models.IntegerChoices):
+        # Half-points, like every score here.
+        ONE = 2, "1"
+        HALF = 1, "½"
+        ZERO = 0, "0"
+
+    name = models.CharField(_("name"), max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_tournaments",
+        verbose_name=_("organiser"),
+    )
+    format = models.CharField(_("format"), max_length=12, choices=Format.choices)
+    # Swiss: chosen by the organiser. Round robin: set at the start from the players.
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    opening = models.CharField(
+        _("opening"), max_length=8, choices=Game.Opening.choices[:2], default=Game.Opening.STANDARD
+    )
+    days_per_turn = models.PositiveSmallIntegerField(
+        _("days per turn"), default=3, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    rated = models.BooleanField(_("rated"), default=True)
+    registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    # The scheduled start also closes registration; the beat task starts it then.
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)
+    max_players = models.PositiveIntegerField(
+        _("player limit"), null=True, blank=True, validators=[MinValueValidator(2)]
+    )
+    bye_points = models.PositiveSmallIntegerField(
+        _("bye points"), choices=ByePoints.choices, default=ByePoints.ONE
+    )
+    # Comma-separated FIDE acronyms (tournaments.pairing.TIEBREAK_NAMES), in order.
+    tiebreaks = models.CharField(_("tie-breaks"), max_length=64, blank=True)
+    all_at_once = models.BooleanField(
+        _("start all games at once"),
+        default=False,
+        help_text=_("Round robin only: every round's games start with the tournament."),
+    )
+    allow_bots = models.BooleanField(_("bots may join"), default=False)
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=Status.choices,
+        default=Status.REGISTRATION,
+        db_index=True,
+    )
+    # The last round paired (0 before the start). The pairing service claims round n+1
+    # with UPDATE … WHERE current_round = n: a round is paired exactly once.
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    started = models.DateTimeField(_("started"), null=True, blank=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        permissions = [("organise_tournament", _("Can organise tournaments"))]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(format="swiss") | models.Q(rounds__gte=1),
+                name="tournament_swiss_has_rounds",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN)
+
+    @property
+    def tiebreak_list(self) -> list[str]:
+        return [name for name in self.tiebreaks.split(",") if name]
+
+
+class Participant(models.Model):
+    """A registration; from the start on, a player with a starting rank (``seed``)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="participants"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
+    )
+    # Starting rank 1..n (rating, then name), set when the tournament starts.
+    seed = models.PositiveIntegerField(_("starting rank"), null=True, blank=True)
+    # Rating at the start (TRF and the initial order); the profile's rating moves on.
+    rating = models.PositiveIntegerField(_("rating"), default=0)
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
+    withdrawn = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    # Rounds 1..withdrawn_after_round keep their results; later ones are never paired.
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Swiss: left out of the next rounds (zero-point bye) until cleared by the organiser.
+    absent = models.BooleanField(_("absent"), default=False)
+
+    class Meta:
+        ordering = ["tournament", "seed", "joined", "id"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="participant_unique_tournament_user"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"], name="participant_unique_tournament_seed"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} @ {self.tournament_id}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("round"))
+    created = models.DateTimeField(_("paired"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            # Backs the guarded state change: a round exists once, whatever the tasks do.
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="round_unique_tournament_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} — {self.number}"
+
+
+class Pairing(models.Model):
+    """One board of a round; ``black`` is None for the pairing-allocated bye.
+
+    ``white_outcome`` / ``black_outcome`` are TRF result codes
+    (``tournaments.pairing.Outcome`` values); blank while the game is on.
+    After a pie opening the colours here are the ones actually played.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    board = models.PositiveSmallIntegerField(_("board"))
+    white = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="pairings_as_white"
+    )
+    black = models.ForeignKey(
+        Participant,
+        on_delete=models.CASCADE,
+        related_name="pairings_as_black",
+        null=True,
+        blank=True,
+    )
+    game = models.OneToOneField(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_pairing",
+    )
+    white_outcome = models.CharField(_("white's outcome"), max_length=1, blank=True)
+    black_outcome = models.CharField(_("black's outcome"), max_length=1, blank=True)
+
+    class Meta:
+        ordering = ["round", "board"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="pairing_unique_round_board"),
+        ]
+
+    def __str__(self) -> str:
+        black = self.black.user.get_username() if self.black_id else _("bye")
+        return f"{self.round} #{self.board}: {self.white.user.get_username()} – {black}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black_id is None
+
+    @property
+    def is_finished(self) -> bool:
+        return bool(self.white_outcome)

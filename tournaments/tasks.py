@@ -1,0 +1,62 @@
+"""Celery tasks that run tournaments.
+
+Thin: they take ids and call ``tournaments.services``, whose guarded state
+changes make them idempotent (a round is paired exactly once however often, or
+concurrently, a task runs).  Queued with ``games.tasks.enqueue`` (after commit);
+``acks_late`` with reject-on-worker-lost means a worker killed mid-way has its
+message redelivered, and the rolled-back transaction is simply redone.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games.tasks import enqueue
+
+logger = logging.getLogger(__name__)
+
+_OPTIONS = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "time_limit": 300,
+    "soft_time_limit": 270,
+    "max_retries": 3,
+    "autoretry_for": (ConnectionError,),
+    "retry_backoff": True,
+}
+
+
+@shared_task(**_OPTIONS)
+def advance_tournament(tournament_id: int) -> str:
+    """Pair the next round or finish, if the current round is over ("paired", "finished"…)."""
+    from tournaments.services import advance
+
+    outcome = advance(tournament_id=tournament_id)
+    logger.info("advance_tournament %s: %s", tournament_id, outcome)
+    return outcome
+
+
+@shared_task(**_OPTIONS)
+def pair_round_task(tournament_id: int, round_number: int) -> bool:
+    """Pair one given round; False when it was already paired (or is not due)."""
+    from tournaments.services import pair_round
+
+    return pair_round(tournament_id=tournament_id, round_number=round_number) is not None
+
+
+@shared_task(**_OPTIONS)
+def tournament_heartbeat() -> dict[str, list[int]]:
+    """Beat task: start tournaments at their time; advance any whose round is over.
+
+    Advancing here is the safety net for a lost message: the game-finished
+    receiver normally queues ``advance_tournament`` itself.
+    """
+    from tournaments.services import running_tournaments_to_advance, start_due_tournaments
+
+    started = start_due_tournaments()
+    waiting = running_tournaments_to_advance()
+    for tournament_id in waiting:
+        enqueue(advance_tournament, tournament_id)
+    return {"started": started, "advanced": waiting}

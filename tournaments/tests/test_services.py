@@ -1,0 +1,252 @@
+"""Tournament life cycle through the services: create, join, start, rounds, standings."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game
+from tournaments import errors, pairing, services
+from tournaments.models import Pairing, Round, Tournament
+
+from .helpers import finish, make_tournament, make_user, open_games, pairs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return make_user("orga", organiser=True)
+
+
+@pytest.fixture
+def players():
+    # Ratings decide the starting ranks: p1 is the top seed.
+    return [make_user(f"p{i}", rating=2000 - 10 * i) for i in range(1, 7)]
+
+
+def test_only_organisers_create_tournaments(players) -> None:
+    with pytest.raises(errors.CannotOrganise):
+        services.create_tournament(organiser=players[0], name="Mine", format="swiss", rounds=3)
+
+
+def test_bad_settings_are_field_errors(organiser) -> None:
+    with pytest.raises(errors.InvalidTournament) as caught:
+        services.create_tournament(
+            organiser=organiser,
+            name=" ",
+            format="swiss",
+            rounds=0,
+            days_per_turn=99,
+            bye_points=3,
+            tiebreaks=["BH", "XX"],
+            all_at_once=True,
+        )
+    assert set(caught.value.details["fields"]) == {
+        "name", "rounds", "days_per_turn", "bye_points", "tiebreaks", "all_at_once",
+    }  # fmt: skip
+
+
+def test_default_tiebreaks_follow_the_format(organiser) -> None:
+    rr = services.create_tournament(organiser=organiser, name="RR", format="roundrobin")
+    swiss = services.create_tournament(organiser=organiser, name="S", format="swiss", rounds=5)
+    assert rr.tiebreak_list[0] == "SB"
+    assert swiss.tiebreak_list[:2] == ["BH-C1", "BH"]
+
+
+def test_join_twice_full_and_bots_are_refused(organiser, players) -> None:
+    bot = make_user("robot", bot=True)
+    tournament = make_tournament(organiser, players[:2], max_players=3)
+    with pytest.raises(errors.AlreadyJoined):
+        services.join(tournament=tournament, user=players[0])
+    with pytest.raises(errors.BotsNotAllowed):
+        services.join(tournament=tournament, user=bot)
+    services.join(tournament=tournament, user=players[2])
+    with pytest.raises(errors.TournamentFull):
+        services.join(tournament=tournament, user=players[3])
+
+
+def test_admitted_bots_may_join(organiser) -> None:
+    bot = make_user("robot", bot=True)
+    tournament = make_tournament(organiser, [], allow_bots=True)
+    assert services.join(tournament=tournament, user=bot).user == bot
+
+
+def test_withdrawing_before_the_start_removes_the_registration(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:3])
+    assert services.withdraw(tournament=tournament, user=players[0]) is None
+    assert tournament.participants.count() == 2
+    with pytest.raises(errors.NotJoined):
+        services.withdraw(tournament=tournament, user=players[0])
+
+
+def test_start_needs_the_organiser_and_two_players(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:1])
+    with pytest.raises(errors.NotOrganiser):
+        services.start_tournament(tournament=tournament, by=players[0])
+    with pytest.raises(errors.NotEnoughPlayers):
+        services.start_tournament(tournament=tournament, by=organiser)
+
+
+def test_starting_ranks_by_rating_then_name(organiser) -> None:
+    users = [
+        make_user("zed", rating=1600),
+        make_user("amy", rating=1500),
+        make_user("bea", rating=1500),
+    ]
+    tournament = make_tournament(organiser, users)
+    services.start_tournament(tournament=tournament, by=organiser)
+    seeds = dict(tournament.participants.values_list("user__username", "seed"))
+    assert seeds == {"zed": 1, "amy": 2, "bea": 3}
+
+
+def test_swiss_round_one_pairs_top_half_against_bottom_half(organiser, players) -> None:
+    tournament = make_tournament(organiser, players, rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.current_round) == ("running", 1)
+    assert pairs(tournament, 1) == [(1, 4), (5, 2), (3, 6)]
+    assert all(g.status == Game.Status.ACTIVE for g in open_games(tournament))
+    with pytest.raises(errors.WrongTournamentState):
+        services.start_tournament(tournament=tournament, by=organiser)
+
+
+def test_next_swiss_round_is_paired_when_the_last_game_ends(organiser, players) -> None:
+    tournament = make_tournament(organiser, players, rounds=2)
+    services.start_tournament(tournament=tournament, by=organiser)
+    games = open_games(tournament)
+    finish(games[0], "1-0")
+    finish(games[1], "1/2-1/2")
+    # In a test transaction nothing commits: call the task's service directly.
+    assert services.advance(tournament_id=tournament.pk) == "waiting"
+    finish(games[2], "0-1")
+    assert services.advance(tournament_id=tournament.pk) == "paired"
+    assert services.advance(tournament_id=tournament.pk) == "waiting"
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    assert services.advance(tournament_id=tournament.pk) == "finished"
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_pairing_a_round_twice_creates_it_once(organiser, players) -> None:
+    tournament = make_tournament(organiser, players, rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    first = services.pair_round(tournament_id=tournament.pk, round_number=2)
+    again = services.pair_round(tournament_id=tournament.pk, round_number=2)
+    assert first is not None and again is None
+    assert Pairing.objects.filter(round=first).count() == 3
+    assert Game.objects.filter(tournament_pairing__round__tournament=tournament).count() == 6
+
+
+def test_round_robin_follows_the_berger_table_with_a_bye(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:5], format="roundrobin", bye_points=1)
+    services.start_tournament(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert tournament.rounds == 5
+    assert pairs(tournament, 1) == pairing.berger_rounds(5)[0]
+    bye = Pairing.objects.get(round__tournament=tournament, black__isnull=True)
+    assert bye.white_outcome == "U" and bye.game is None
+
+
+def test_all_at_once_round_robin_starts_every_game(organiser, players) -> None:
+    tournament = make_tournament(
+        organiser, players[:4], format="double", all_at_once=True, name="Double"
+    )
+    services.start_tournament(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.current_round) == (6, 6)
+    assert len(open_games(tournament)) == 12
+    for number, expected in enumerate(pairing.berger_rounds(4, double=True), start=1):
+        assert pairs(tournament, number) == expected
+
+
+def test_timeout_and_abandon_score_as_forfeits(organiser, players) -> None:
+    from games import services as game_services
+
+    tournament = make_tournament(organiser, players[:4], rounds=2)
+    services.start_tournament(tournament=tournament, by=organiser)
+    first, second = open_games(tournament)
+    game_services.adjudicate(game=first, result="0-1", termination="timeout")
+    finish(second, "1/2-1/2")
+    outcomes = list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .order_by("board")
+        .values_list("white_outcome", "black_outcome")
+    )
+    assert outcomes == [("-", "+"), ("=", "=")]
+
+
+def test_withdrawn_player_forfeits_open_games_and_is_not_paired_again(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:5], rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    quitter = players[0]
+    services.withdraw(tournament=tournament, user=quitter)
+    row = Pairing.objects.get(round__number=1, white__user=quitter)
+    assert (row.white_outcome, row.game.termination) == ("-", "abandoned")
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    services.advance(tournament_id=tournament.pk)
+    assert 1 not in {seed for pair in pairs(tournament, 2) for seed in pair}
+    assert len(pairs(tournament, 2)) == 2  # four players left: no bye
+
+
+def test_round_robin_withdrawal_scores_later_rounds_as_forfeits(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:4], format="roundrobin")
+    services.start_tournament(tournament=tournament, by=organiser)
+    for game in open_games(tournament):
+        finish(game, "1/2-1/2")
+    services.withdraw(tournament=tournament, user=players[3])  # seed 4, after round 1
+    services.advance(tournament_id=tournament.pk)
+    rows = Pairing.objects.filter(round__number=2).select_related("white", "black")
+    forfeits = [r for r in rows if 4 in (r.white.seed, r.black.seed)]
+    assert len(forfeits) == 1 and forfeits[0].game is None
+    mine = "white_outcome" if forfeits[0].white.seed == 4 else "black_outcome"
+    assert getattr(forfeits[0], mine) == "-"
+
+
+def test_standings_use_tiebreaks_in_the_chosen_order(organiser, players) -> None:
+    tournament = make_tournament(
+        organiser, players[:3], format="roundrobin", tiebreaks=["SB", "WIN", "BPG"]
+    )
+    services.start_tournament(tournament=tournament, by=organiser)
+    # Three rounds, one game each (3 players: a bye every round).
+    for _ in range(3):
+        (game,) = open_games(tournament)
+        finish(game, "1-0")
+        services.advance(tournament_id=tournament.pk)
+    table = services.standings(tournament)
+    assert not table.provisional
+    assert table.tiebreaks == ("SB", "WIN", "BPG")
+    assert [row.points for row in table.rows] == sorted(
+        (r.points for r in table.rows), reverse=True
+    )
+    assert sum(row.points for row in table.rows) == 3 * 2 + 3 * 2  # 3 games + 3 byes of 1 point
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+
+def test_standings_are_provisional_while_games_are_on(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:4], rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    first, _second = open_games(tournament)
+    finish(first, "0-1")
+    table = services.standings(tournament)
+    assert table.provisional
+    assert [r.points_display for r in table.rows][:1] == ["1"]
+
+
+def test_scheduled_start_without_players_cancels(organiser, players) -> None:
+    import datetime
+
+    from django.utils import timezone
+
+    soon = timezone.now() + datetime.timedelta(minutes=5)
+    lonely = make_tournament(organiser, players[:1], starts_at=soon, name="Lonely")
+    busy = make_tournament(organiser, players[1:4], starts_at=soon, name="Busy")
+    assert services.start_due_tournaments(now=soon) == [busy.pk]
+    lonely.refresh_from_db()
+    busy.refresh_from_db()
+    assert (lonely.status, busy.status) == ("cancelled", "running")
