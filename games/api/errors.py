@@ -73,7 +73,10 @@ def _first_message(detail: Any) -> str:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, errors.DomainError):
         body = {"code": exc.code, "error": str(exc.message), **exc.details}
-        return Response(body, status=_status_for(exc))
+        response = Response(body, status=_status_for(exc))
+        if response.status_code == status.HTTP_401_UNAUTHORIZED:
+            response["WWW-Authenticate"] = 'Bearer realm="api"'  # required with a 401
+        return response
     for klass, http_status, code in ENGINE_ERRORS:
         if isinstance(exc, klass):
             return Response({"code": code, "error": str(exc)}, status=http_status)

@@ -68,6 +68,7 @@ def test_wrong_password_gets_no_token(api, alice) -> None:
         "/api/v1/auth/token", {"username": "alice", "password": "nope"}, format="json"
     )
     assert answer.status_code == 401 and answer.json()["code"] == "bad_credentials"
+    assert answer["WWW-Authenticate"].startswith("Bearer")
 
 
 @pytest.mark.parametrize(
