@@ -23,9 +23,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.models import ApiToken, Challenge, Color, Game
+from games.models import ApiToken, Challenge, ClockKind, Color, Game
 from games.models import Turn as TurnRow
 
 if TYPE_CHECKING:
@@ -123,8 +124,16 @@ def create_challenge(
     opening: str = Challenge.Opening.STANDARD,
     days_per_turn: int = 3,
     rated: bool = True,
+    clock_kind: str = ClockKind.PER_TURN,
+    increment_hours: int = 0,
+    weekend_pause: bool = False,
 ) -> Challenge:
-    """Challenge `opponent` (a username), or anybody when it is None."""
+    """Challenge `opponent` (a username), or anybody when it is None.
+
+    The time control: `clock_kind` per_turn (`days_per_turn` days for each turn) or
+    bank (a bank of `days_per_turn` days plus `increment_hours` per turn, capped),
+    optionally with the clocks stopped at weekends (clocks app).
+    """
     fields: dict[str, list[str]] = {}
     if color not in Challenge.ColorChoice.values:
         fields["color"] = [_("Choose white, black or random.")]
@@ -139,6 +148,11 @@ def create_challenge(
             _("Days per turn must be a whole number from 1 to %(max)d.")
             % {"max": MAX_DAYS_PER_TURN}
         ]
+    fields.update(
+        clock.time_control_errors(
+            kind=clock_kind, days=days_per_turn, increment_hours=increment_hours, strict_days=False
+        )
+    )
     if fields:
         raise errors.InvalidInput(fields=fields)
     opponent_user = None
@@ -161,6 +175,9 @@ def create_challenge(
             opening=opening,
             days_per_turn=days_per_turn,
             rated=rated,
+            clock_kind=clock_kind,
+            increment_hours=increment_hours,
+            weekend_pause=bool(weekend_pause),
         )
         signals.challenge_created.send(sender=Challenge, challenge=challenge)
     return challenge
@@ -193,6 +210,9 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
             opening=challenge.opening,
             days_per_turn=challenge.days_per_turn,
             rated=challenge.rated,
+            clock_kind=challenge.clock_kind,
+            increment_hours=challenge.increment_hours,
+            weekend_pause=challenge.weekend_pause,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.opponent = challenge.opponent or player
@@ -238,10 +258,6 @@ cancel = cancel_challenge
 # --- Games -------------------------------------------------------------------------------
 
 
-def _deadline(days: int) -> datetime.datetime:
-    return timezone.now() + datetime.timedelta(days=days)
-
-
 def start_game(
     *,
     white: AbstractBaseUser,
@@ -250,23 +266,42 @@ def start_game(
     days_per_turn: int = 3,
     rated: bool = True,
     start_position: str | None = None,
+    clock_kind: str = ClockKind.PER_TURN,
+    increment_hours: int = 0,
+    weekend_pause: bool = False,
+    vacation_allowed: bool = True,
 ) -> Game:
     """Create a game. Tournaments call this directly (no challenge needed).
 
     `start_position` (a position string) starts a custom game; a pie opening
-    starts in the setup phase with no position yet.
+    starts in the setup phase with no position yet.  The time control is as in
+    create_challenge; a tournament may set `vacation_allowed=False` (clocks then
+    never stop for vacation in this game).
     """
+    problems = clock.time_control_errors(
+        kind=clock_kind, days=days_per_turn, increment_hours=increment_hours, strict_days=False
+    )
+    if problems:
+        raise errors.InvalidInput(fields=problems)
+    clock_fields = clock.clock_options(
+        kind=clock_kind,
+        increment_hours=increment_hours,
+        weekend_pause=bool(weekend_pause),
+        vacation_allowed=bool(vacation_allowed),
+    )
     with transaction.atomic():
         if opening == Game.Opening.PIE and start_position is None:
-            game = Game.objects.create(
+            game = Game(
                 white=white,
                 black=black,
                 opening=opening,
                 status=Game.Status.SETUP,
                 days_per_turn=days_per_turn,
                 rated=rated,
-                deadline=_deadline(days_per_turn),
+                **clock_fields,
             )
+            clock.start_clock(game=game, now=timezone.now())
+            game.save()
             return game
         if start_position is None:
             position = Position.standard()
@@ -281,7 +316,7 @@ def start_game(
                 else opening
             )
         text = str(position)
-        game = Game.objects.create(
+        game = Game(
             white=white,
             black=black,
             opening=opening,
@@ -291,8 +326,10 @@ def start_game(
             status=Game.Status.ACTIVE,
             days_per_turn=days_per_turn,
             rated=rated,
-            deadline=_deadline(days_per_turn),
+            **clock_fields,
         )
+        clock.start_clock(game=game, now=timezone.now())
+        game.save()
         signals.game_started.send(sender=Game, game=game)
     return game
 
@@ -321,13 +358,15 @@ def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -
             raise errors.NotYourTurn(
                 _("Your opponent places the pieces; you choose the colour afterwards.")
             )
+        now = timezone.now()
+        clock.check_deadline(game=game, now=now)
         try:
             position = Position.pie_setup(str(white), str(black))
         except InvalidPositionError as exc:
             raise errors.InvalidSetup(str(exc)) from None
         game.start_position = game.position = str(position)
-        game.deadline = _deadline(game.days_per_turn)
-        game.save(update_fields=["start_position", "position", "deadline", "updated"])
+        clock.start_clock(game=game, now=now)  # the chooser's clock (full time)
+        game.save(update_fields=["start_position", "position", *clock.CLOCK_FIELDS, "updated"])
     return game
 
 
@@ -348,11 +387,15 @@ def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
             raise errors.WrongPhase(_("The pieces have not been placed yet."))
         if player.pk != game.black_id:
             raise errors.NotYourTurn(_("Your opponent chooses the colour."))
+        now = timezone.now()
+        clock.check_deadline(game=game, now=now)
         if color == Color.WHITE:
             game.white_id, game.black_id = game.black_id, game.white_id
         game.status = Game.Status.ACTIVE
-        game.deadline = _deadline(game.days_per_turn)
-        game.save(update_fields=["white", "black", "status", "deadline", "updated"])
+        # Setup steps are not charged: both clocks start full when the game starts.
+        game.white_clock = game.black_clock = None
+        clock.start_clock(game=game, now=now)
+        game.save(update_fields=["white", "black", "status", *clock.CLOCK_FIELDS, "updated"])
         signals.game_started.send(sender=Game, game=game)
     return game
 
@@ -404,6 +447,10 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
                 )
             if game.to_move != color:
                 raise errors.NotYourTurn()
+            # Under the row lock: the timeout sweeper claims this same row, so a turn
+            # is either in before the deadline or refused after it, never both.
+            now = timezone.now()
+            clock.check_deadline(game=game, now=now)
             turn_texts = list(game.turns.order_by("ply").values_list("text", flat=True))
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
@@ -411,8 +458,8 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
             game.position = str(position)
             game.ply = ply
-            game.deadline = _deadline(game.days_per_turn)
-            game.save(update_fields=["position", "ply", "deadline", "updated"])
+            clock.charge_turn(game=game, color=color, now=now)  # and start the opponent's
+            game.save(update_fields=["position", "ply", *clock.CLOCK_FIELDS, "updated"])
             outcome = position.outcome()
             if outcome is not None:
                 finish_game(
