@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),
     path("healthz", healthz, name="healthz"),
+    path("", include("web.urls")),
 ]
 
 

@@ -1,0 +1,442 @@
+"""The archive of finished games: filters, streamed export and .agn import.
+
+One filter form serves the archive page and ``GET /api/v1/archive`` alike.
+Exports stream: games are read in batches (their turns with one query a batch)
+and written out as they come, so memory stays flat however many games match.
+Import validates every game with the engine and stores each valid one in its
+own transaction, so a rejected game leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import zipfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from engine import STANDARD_START, GameRecord, Position, read_games, write_game
+from games.models import Game, Profile
+from games.models import Turn as TurnRow
+
+User = get_user_model()
+
+BATCH = 1000
+SORTS = {
+    "-finished": ("-finished", "-id"),
+    "finished": ("finished", "id"),
+    "-ply": ("-ply", "-id"),
+    "ply": ("ply", "id"),
+    "-id": ("-id",),
+    "id": ("id",),
+}
+FORMATS = ("agn", "ndjson", "zip")
+
+
+def has_tournaments() -> bool:
+    return any(f.name == "tournament" for f in Game._meta.get_fields())
+
+
+class ArchiveFilterForm(forms.Form):
+    """Filters of the archive; every field is optional and is also a query parameter."""
+
+    player = forms.CharField(label=_lazy("Player"), required=False, max_length=150)
+    opponent = forms.CharField(label=_lazy("Opponent"), required=False, max_length=150)
+    color = forms.ChoiceField(
+        label=_lazy("Player's colour"),
+        required=False,
+        choices=[("", _lazy("Either")), ("white", _lazy("White")), ("black", _lazy("Black"))],
+    )
+    result = forms.ChoiceField(
+        label=_lazy("Result"),
+        required=False,
+        choices=[
+            ("", _lazy("Any")),
+            ("1-0", _lazy("White won")),
+            ("0-1", _lazy("Black won")),
+            ("1/2-1/2", _lazy("Draw")),
+            ("win", _lazy("Player won")),
+            ("loss", _lazy("Player lost")),
+        ],
+    )
+    termination = forms.ChoiceField(
+        label=_lazy("Termination"),
+        required=False,
+        choices=[("", _lazy("Any")), *Game.Termination.choices],
+    )
+    tournament = forms.IntegerField(label=_lazy("Tournament"), required=False, min_value=1)
+    opening = forms.ChoiceField(
+        label=_lazy("Opening"), required=False, choices=[("", _lazy("Any")), *Game.Opening.choices]
+    )
+    board = forms.ChoiceField(
+        label=_lazy("Board"),
+        required=False,
+        choices=[("", _lazy("Any")), ("standard", _lazy("Standard")), ("custom", _lazy("Custom"))],
+    )
+    since = forms.DateField(label=_lazy("Finished from"), required=False)
+    until = forms.DateField(label=_lazy("Finished until"), required=False)
+    imported = forms.NullBooleanField(label=_lazy("Imported"), required=False)
+    sort = forms.ChoiceField(
+        label=_lazy("Sort"),
+        required=False,
+        choices=[
+            ("-finished", _lazy("Newest first")),
+            ("finished", _lazy("Oldest first")),
+            ("-ply", _lazy("Longest first")),
+            ("ply", _lazy("Shortest first")),
+        ],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not has_tournaments():
+            del self.fields["tournament"]
+        self.fields["since"].widget.input_type = "date"
+        self.fields["until"].widget.input_type = "date"
+
+    def _user(self, name: str) -> Any:
+        value = (self.cleaned_data.get(name) or "").strip()
+        if not value:
+            return None
+        user = User.objects.filter(username__iexact=value).only("id").first()
+        if user is None:
+            self.add_error(name, _("There is no player called %(name)s.") % {"name": value})
+        return user
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["player_user"] = self._user("player")
+        data["opponent_user"] = self._user("opponent")
+        if data.get("result") in ("win", "loss") and not data.get("player"):
+            self.add_error("result", _("Choose a player to filter by wins or losses."))
+        if data.get("color") and not data.get("player"):
+            self.add_error("color", _("Choose a player to filter by colour."))
+        return data
+
+
+def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
+    """Finished games matching the cleaned data of an ArchiveFilterForm."""
+    games = Game.objects.filter(status=Game.Status.FINISHED)
+    player, opponent = filters.get("player_user"), filters.get("opponent_user")
+    color = filters.get("color")
+    if player is not None:
+        if color == "white":
+            games = games.filter(white=player)
+        elif color == "black":
+            games = games.filter(black=player)
+        else:
+            games = games.filter(Q(white=player) | Q(black=player))
+    if opponent is not None:
+        if player is not None and color == "white":
+            games = games.filter(black=opponent)
+        elif player is not None and color == "black":
+            games = games.filter(white=opponent)
+        else:
+            games = games.filter(Q(white=opponent) | Q(black=opponent))
+    result = filters.get("result")
+    if result in Game.Result.values:
+        games = games.filter(result=result)
+    elif result in ("win", "loss") and player is not None:
+        won = Q(white=player, result=Game.Result.WHITE_WINS) | Q(
+            black=player, result=Game.Result.BLACK_WINS
+        )
+        lost = Q(white=player, result=Game.Result.BLACK_WINS) | Q(
+            black=player, result=Game.Result.WHITE_WINS
+        )
+        games = games.filter(won if result == "win" else lost)
+    if filters.get("termination"):
+        games = games.filter(termination=filters["termination"])
+    if filters.get("tournament") and has_tournaments():
+        games = games.filter(tournament_id=filters["tournament"])
+    if filters.get("opening"):
+        games = games.filter(opening=filters["opening"])
+    if filters.get("board") == "standard":
+        games = games.filter(board="")
+    elif filters.get("board") == "custom":
+        games = games.exclude(board="")
+    tz = timezone.get_current_timezone()
+    if filters.get("since"):
+        start = datetime.datetime.combine(filters["since"], datetime.time.min, tzinfo=tz)
+        games = games.filter(finished__gte=start)
+    if filters.get("until"):
+        end = datetime.datetime.combine(
+            filters["until"] + datetime.timedelta(days=1), datetime.time.min, tzinfo=tz
+        )
+        games = games.filter(finished__lt=end)
+    if filters.get("imported") is not None:
+        games = games.filter(imported=filters["imported"])
+    return games.order_by(*SORTS.get(filters.get("sort") or "-finished", SORTS["-finished"]))
+
+
+# --- Export ------------------------------------------------------------------------------
+
+_EXPORT_FIELDS = (
+    "id",
+    "white__username",
+    "black__username",
+    "result",
+    "termination",
+    "opening",
+    "start_position",
+    "board",
+    "created",
+    "finished",
+    "rated",
+    "imported",
+)
+
+
+@dataclass
+class ExportedGame:
+    id: int
+    white: str
+    black: str
+    result: str
+    termination: str
+    opening: str
+    start: str
+    created: datetime.datetime
+    finished: datetime.datetime | None
+    rated: bool
+    imported: bool
+    turns: list[str] = field(default_factory=list)
+
+    def record(self) -> GameRecord:
+        headers = {
+            "Event": "Adaptoid correspondence game",
+            "Site": "Adaptoid platform",
+            "Date": self.created.strftime("%Y.%m.%d"),
+            "Round": "-",
+            "White": self.white,
+            "Black": self.black,
+            "Result": self.result,
+            "GameId": str(self.id),
+        }
+        if self.opening != Game.Opening.STANDARD:
+            headers["Opening"] = "pie" if self.opening == Game.Opening.PIE else "position"
+        if self.termination:
+            headers["Termination"] = self.termination
+        return GameRecord(headers=headers, start=self.start, turns=self.turns, result=self.result)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "white": self.white,
+            "black": self.black,
+            "result": self.result,
+            "termination": self.termination,
+            "opening": self.opening,
+            "start": self.start,
+            "turns": self.turns,
+            "created": self.created.isoformat(),
+            "finished": self.finished.isoformat() if self.finished else None,
+            "rated": self.rated,
+            "imported": self.imported,
+        }
+
+
+def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGame]:
+    """The games of `games` with their turns: two queries per `batch` games."""
+    rows = games.values_list(*_EXPORT_FIELDS).iterator(chunk_size=batch)
+    while True:
+        chunk = [
+            ExportedGame(*row[:7], *row[8:]) for _, row in zip(range(batch), rows, strict=False)
+        ]
+        if not chunk:
+            return
+        by_id = {game.id: game for game in chunk}
+        for game_id, text in (
+            TurnRow.objects.filter(game_id__in=by_id)
+            .order_by("game_id", "ply")
+            .values_list("game_id", "text")
+        ):
+            by_id[game_id].turns.append(text)
+        yield from chunk
+
+
+def export_agn(games: QuerySet[Game]) -> Iterator[str]:
+    first = True
+    for game in iter_games(games):
+        text = write_game(game.record())
+        yield text if first else "\n" + text
+        first = False
+
+
+def export_ndjson(games: QuerySet[Game]) -> Iterator[str]:
+    for game in iter_games(games):
+        yield json.dumps(game.as_json(), ensure_ascii=False) + "\n"
+
+
+class _Pipe(io.RawIOBase):
+    """A write-only, unseekable stream whose written bytes are taken out as they come."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts.clear()
+        return out
+
+
+def export_zip(games: QuerySet[Game], name: str = "adaptoid-archive.agn") -> Iterator[bytes]:
+    """A zip holding one .agn file, compressed and written out as it grows."""
+    pipe = _Pipe()
+    with zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        info = zipfile.ZipInfo(name, date_time=timezone.now().timetuple()[:6])
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with archive.open(info, "w", force_zip64=True) as member:
+            for text in export_agn(games):
+                member.write(text.encode("utf-8"))
+                chunk = pipe.take()
+                if chunk:
+                    yield chunk
+    yield pipe.take()
+
+
+def export(games: QuerySet[Game], fmt: str) -> tuple[Iterable[Any], str, str]:
+    """(chunks, content type, file name) for a format of FORMATS."""
+    if fmt == "ndjson":
+        return export_ndjson(games), "application/x-ndjson", "adaptoid-archive.ndjson"
+    if fmt == "zip":
+        return export_zip(games), "application/zip", "adaptoid-archive.zip"
+    return export_agn(games), "text/plain; charset=utf-8", "adaptoid-archive.agn"
+
+
+# --- Import ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rejection:
+    game_number: int
+    turn_number: int | None
+    reason: str
+
+
+@dataclass
+class ImportReport:
+    stored: list[Game] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+
+def _shadow_player(name: str) -> Any:
+    """The inactive account that stands for a player named in an imported record.
+
+    Imported games never count for a real account: the name is kept as the
+    display name and the username gets an ``@imported`` suffix.
+    """
+    name = " ".join((name or "?").split())[:64] or "?"
+    username = f"{name[:120]}@imported".replace(" ", "_")
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username, is_active=False)
+        user.set_unusable_password()
+        user.save()
+        Profile.objects.get_or_create(user=user, defaults={"display_name": name})
+    return user
+
+
+def _check(record: GameRecord) -> tuple[Position, str, str]:
+    """The final position, result and termination of a valid finished record; raises Rejection."""
+    if record.errors:
+        first = record.errors[0]
+        raise _Rejected(first.turn_number, first.message)
+    try:
+        position = record.start_position()
+    except ValueError as exc:
+        raise _Rejected(None, str(exc)) from None
+    for number, text in enumerate(record.turns, 1):
+        try:
+            position.push_text(text)
+        except ValueError as exc:
+            raise _Rejected(number, str(exc)) from None
+    outcome = position.outcome()
+    result = record.result
+    termination = record.headers.get("Termination", "")
+    if outcome is not None:
+        if result not in ("*", outcome.result()):
+            raise _Rejected(
+                None,
+                _("the result %(result)s contradicts the final position (%(rules)s)")
+                % {"result": result, "rules": outcome.result()},
+            )
+        result, termination = outcome.result(), outcome.termination.value
+    if result == "*":
+        raise _Rejected(None, _("the game is not finished (result *)"))
+    if termination not in Game.Termination.values:
+        termination = ""
+    return position, result, termination
+
+
+class _Rejected(Exception):
+    def __init__(self, turn_number: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.turn_number = turn_number
+        self.reason = reason
+
+
+def import_games(*, user: Any, text: str) -> ImportReport:
+    """Validate every game of an .agn text; store the valid ones as imported archive games."""
+    report = ImportReport()
+    for number, record in enumerate(read_games(text), 1):
+        try:
+            position, result, termination = _check(record)
+        except _Rejected as exc:
+            report.rejected.append(Rejection(number, exc.turn_number, exc.reason))
+            continue
+        report.stored.append(_store(record, position, result, termination))
+    return report
+
+
+def _store(record: GameRecord, position: Position, result: str, termination: str) -> Game:
+    start = Position.from_string(record.start)
+    opening = Game.Opening.STANDARD
+    if record.start != STANDARD_START:
+        opening = (
+            Game.Opening.PIE if record.headers.get("Opening") == "pie" else Game.Opening.CUSTOM
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        white = _shadow_player(record.headers.get("White", "?"))
+        black = _shadow_player(record.headers.get("Black", "?"))
+        game = Game.objects.create(
+            white=white,
+            black=black,
+            opening=opening,
+            start_position=record.start,
+            position=str(position),
+            board="" if start.board.is_standard else str(start.board),
+            status=Game.Status.FINISHED,
+            result=result,
+            termination=termination,
+            rated=False,
+            imported=True,
+            ply=len(record.turns),
+            finished=now,
+        )
+        mover_is_white = start.side_to_move.letter == "w"
+        rows = []
+        for ply, text in enumerate(record.turns, 1):
+            rows.append(
+                TurnRow(game=game, ply=ply, text=text, player=white if mover_is_white else black)
+            )
+            mover_is_white = not mover_is_white
+        TurnRow.objects.bulk_create(rows)
+    return game

@@ -1,0 +1,174 @@
+// Playing by clicking: the page lists the legal turns (#legal-turns); this script only
+// offers choices that lead to one of them and writes the assembled turn into the form.
+// Viewing needs no script; without it the turn can still be typed.
+(function () {
+  "use strict";
+  var board = document.querySelector("#board-wrap svg.board, .analysis svg.board");
+
+  // Replay: arrow keys (and Home/End) follow the navigation links.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+    if (target && target.closest && target.closest("svg .cell")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    var link = document.querySelector('.replay-nav a[data-key="' + event.key + '"]');
+    if (link) { event.preventDefault(); window.location.href = link.href; }
+  });
+
+  var cells = {};
+  if (board) {
+    board.querySelectorAll(".cell").forEach(function (g) { cells[g.getAttribute("data-cell")] = g; });
+  }
+  function onActivate(handler) {
+    Object.keys(cells).forEach(function (name) {
+      var g = cells[name];
+      if (g.getAttribute("role") !== "button") return;
+      g.addEventListener("click", function () { handler(name); });
+      g.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); handler(name); }
+      });
+    });
+  }
+  function mark(names, cls) {
+    Object.keys(cells).forEach(function (n) { cells[n].classList.remove(cls); });
+    names.forEach(function (n) { if (cells[n]) cells[n].classList.add(cls); });
+  }
+
+  // --- Pie setup: two clicks fill the two cells. -------------------------------------
+  var setupWhite = document.getElementById("setup-white");
+  var setupBlack = document.getElementById("setup-black");
+  if (setupWhite && setupBlack) {
+    onActivate(function (name) {
+      if (!setupWhite.value || (setupWhite.value && setupBlack.value)) {
+        setupWhite.value = name; setupBlack.value = "";
+        mark([name], "from"); mark([], "act");
+      } else if (name !== setupWhite.value) {
+        setupBlack.value = name; mark([name], "act");
+      }
+    });
+    return;
+  }
+
+  // --- Turns. ------------------------------------------------------------------------
+  var data = document.getElementById("legal-turns");
+  var form = document.getElementById("play-form");
+  if (!data || !form || !board) return;
+  var text = JSON.parse(document.getElementById("play-text").textContent);
+  var input = document.getElementById("turn-input");
+  var help = document.getElementById("play-help");
+  var choices = document.getElementById("play-choices");
+  var TURN = /^(?:([A-Z]+\d+)([-x])([A-Z]+\d+))?,?(?:([A-Z]+\d+)([LP]?))?$/;
+  var turns = JSON.parse(data.textContent).map(function (t) {
+    if (t === "pass") return { text: t, from: null, to: null, act: null, kind: null };
+    var m = TURN.exec(t);
+    if (!m) return null;
+    return {
+      text: t, from: m[1] || null, to: m[3] || null, attack: m[2] === "x",
+      act: m[4] || null, kind: m[4] ? ({ L: "leg", P: "pincer" }[m[5]] || "create") : null
+    };
+  }).filter(Boolean);
+
+  var state;
+  function unique(list) { return list.filter(function (v, i) { return v && list.indexOf(v) === i; }); }
+  function button(label, handler, cls) {
+    var b = document.createElement("button");
+    b.type = "button"; b.textContent = label; if (cls) b.className = cls;
+    b.addEventListener("click", handler);
+    choices.appendChild(b);
+    return b;
+  }
+  function clearMarks() { mark([], "mark"); mark([], "from"); mark([], "act"); }
+  function say(message) { help.textContent = message; }
+
+  function reset() {
+    state = { stage: "from", from: undefined, to: undefined };
+    input.value = "";
+    clearMarks();
+    choices.innerHTML = "";
+    var froms = unique(turns.map(function (t) { return t.from; }));
+    mark(froms, "mark");
+    var still = turns.filter(function (t) { return !t.from; });
+    if (still.length === 1 && still[0].text === "pass") {
+      button(text.pass, function () { done(still[0]); });
+    } else if (still.length) {
+      button(text.noMove, function () { state.from = null; state.to = null; toAction(); });
+    }
+    say(text.start);
+  }
+  function candidates() {
+    return turns.filter(function (t) {
+      return t.from === (state.from || null) && t.to === (state.to || null);
+    });
+  }
+  function toDestination(from) {
+    state.stage = "to"; state.from = from;
+    clearMarks(); mark([from], "from");
+    var list = turns.filter(function (t) { return t.from === from; });
+    mark(unique(list.map(function (t) { return t.to; })), "mark");
+    list.forEach(function (t) {
+      if (t.attack && cells[t.to]) cells[t.to].setAttribute("data-attack", "1");
+    });
+    choices.innerHTML = "";
+    button(text.reset, reset);
+    say(text.destination);
+  }
+  function toAction() {
+    var list = candidates();
+    state.stage = "action";
+    clearMarks();
+    if (state.from) { mark([state.from], "from"); mark([state.to], "act"); }
+    choices.innerHTML = "";
+    var withAction = list.filter(function (t) { return t.act; });
+    var bare = list.filter(function (t) { return !t.act; });
+    if (!withAction.length && bare.length) { done(bare[0]); return; }
+    mark(unique(withAction.map(function (t) { return t.act; })), "mark");
+    if (bare.length) button(text.stop, function () { done(bare[0]); });
+    button(text.reset, reset);
+    say(state.from ? text.action : text.noMoveStart + " " + text.action);
+  }
+  function chooseAction(cell) {
+    var list = candidates().filter(function (t) { return t.act === cell; });
+    if (list.length === 1) { done(list[0]); return; }
+    choices.innerHTML = "";
+    list.forEach(function (t) { button(text[t.kind], function () { done(t); }); });
+    button(text.reset, reset);
+    mark([cell], "act");
+    say(text.limb.replace("%s", cell));
+  }
+  function done(turn) {
+    state.stage = "done";
+    input.value = turn.text;
+    clearMarks();
+    if (turn.from) mark([turn.from], "from");
+    mark(unique([turn.to, turn.act]), "act");
+    choices.innerHTML = "";
+    button(text.reset, reset);
+    say(text.ready.replace("%s", turn.text));
+    document.getElementById("send-turn").focus();
+  }
+  onActivate(function (name) {
+    if (state.stage === "from" || (state.stage === "to" && name !== state.from && !cells[name].classList.contains("mark"))) {
+      if (turns.some(function (t) { return t.from === name; })) { toDestination(name); return; }
+      if (state.stage === "from") return;
+    }
+    if (state.stage === "to") {
+      if (name === state.from) { reset(); return; }
+      if (turns.some(function (t) { return t.from === state.from && t.to === name; })) {
+        state.to = name; toAction();
+      }
+      return;
+    }
+    if (state.stage === "action" && candidates().some(function (t) { return t.act === name; })) {
+      chooseAction(name);
+    }
+  });
+  form.addEventListener("submit", function (event) {
+    var typed = input.value.trim().toUpperCase().replace(/\s+/g, "");
+    if (typed === "PASS") typed = "pass";
+    if (turns.length && !turns.some(function (t) { return t.text === typed; })) {
+      // Let the server explain why (its message is in words); just warn first.
+      say(text.unknown);
+    }
+  });
+  reset();
+})();

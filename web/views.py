@@ -1,0 +1,613 @@
+"""HTML pages. Views parse and format; every change goes through games.services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
+
+from engine import (
+    IllegalTurnError,
+    InvalidPositionError,
+    InvalidTurnError,
+    Position,
+    Turn,
+)
+from games import archive, errors, services
+from games.models import ApiToken, Challenge, Game, Profile
+from web import forms
+from web.board import board_svg, turn_cells
+from web.receivers import SESSION_KEY
+
+User = get_user_model()
+T = TypeVar("T")
+
+
+# --- Helpers ------------------------------------------------------------------------------
+
+
+def board_labels() -> dict[str, str]:
+    return {
+        "empty": _("empty"),
+        "white_piece": _("white adaptoid, %(legs)d legs, %(pincers)d pincers"),
+        "black_piece": _("black adaptoid, %(legs)d legs, %(pincers)d pincers"),
+        "board": _("Adaptoid board"),
+    }
+
+
+def draw(position: Position, **options: Any) -> str:
+    return board_svg(position, labels=board_labels(), **options)
+
+
+def run(request: HttpRequest, call: Callable[[], T]) -> T | None:
+    """Call a service; a refusal becomes an error message in words (None returned)."""
+    try:
+        return call()
+    except errors.DomainError as exc:
+        messages.error(request, str(exc.message))
+    except IllegalTurnError as exc:
+        messages.error(
+            request,
+            _("The turn %(turn)s is not allowed here: %(reason)s.")
+            % {"turn": exc.text, "reason": exc.reason},
+        )
+    except InvalidTurnError as exc:
+        messages.error(
+            request,
+            _("%(turn)s is not a turn in Adaptoid notation: %(reason)s.")
+            % {"turn": exc.text or "''", "reason": exc.reason},
+        )
+    return None
+
+
+def back(request: HttpRequest, default: str) -> HttpResponseRedirect:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(default)
+
+
+def player_name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return (profile.display_name if profile else "") or user.get_username()
+
+
+@dataclass
+class TurnRow:
+    ply: int
+    text: str
+
+
+@dataclass
+class TurnLine:
+    number: int
+    white: TurnRow | None
+    black: TurnRow | None
+
+
+def turn_lines(texts: list[str], black_starts: bool) -> list[TurnLine]:
+    """The turn list as numbered lines: ``1. D3 C6``; a line may start with Black."""
+    lines: list[TurnLine] = []
+    for index, text in enumerate(texts):
+        ply = index + 1
+        slot = index + (1 if black_starts else 0)
+        number = slot // 2 + 1
+        if slot % 2 == 0:
+            lines.append(TurnLine(number, TurnRow(ply, text), None))
+        else:
+            if not lines:
+                lines.append(TurnLine(number, None, None))
+            lines[-1].black = TurnRow(ply, text)
+    return lines
+
+
+def parse_position(text: str) -> Position | None:
+    try:
+        return Position.from_string(" ".join(text.split()))
+    except (InvalidPositionError, ValueError):
+        return None
+
+
+# --- Home, rules, language ---------------------------------------------------------------
+
+
+def running_tournaments() -> list[Any]:
+    try:
+        model = apps.get_model("tournaments", "Tournament")
+    except LookupError:
+        return []
+    field_names = {f.name for f in model._meta.get_fields()}
+    queryset = model.objects.all()
+    if "status" in field_names:
+        queryset = queryset.exclude(status__in=["finished", "cancelled"])
+    return list(queryset.order_by("-pk")[:10])
+
+
+def _games() -> Any:
+    return Game.objects.select_related("white__profile", "black__profile")
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    your_turn: list[Game] = []
+    waiting: list[Game] = []
+    if request.user.is_authenticated:
+        mine = _games().filter(
+            Q(white=request.user) | Q(black=request.user),
+            status__in=[Game.Status.ACTIVE, Game.Status.SETUP],
+        )
+        for game in mine.order_by("deadline", "-id")[:100]:
+            (your_turn if is_users_turn(game, request.user) else waiting).append(game)
+    recent = _games().filter(status=Game.Status.FINISHED).order_by("-finished", "-id")[:10]
+    context = {
+        "your_turn": your_turn,
+        "waiting": waiting,
+        "recent": recent,
+        "tournaments": running_tournaments(),
+    }
+    return render(request, "web/home.html", context)
+
+
+def is_users_turn(game: Game, user: Any) -> bool:
+    if game.status == Game.Status.SETUP:
+        return user.pk == (game.black_id if game.start_position else game.white_id)
+    return game.to_move is not None and game.color_of(user.pk) == game.to_move
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/rules.html")
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Switch the language: in the session, the profile (remembered) and the cookie."""
+    language = request.POST.get("language", "")
+    if language in {code for code, _name in settings.LANGUAGES}:
+        request.session[SESSION_KEY] = language
+        if request.user.is_authenticated:
+            Profile.objects.filter(user=request.user).update(language=language)
+    return django_set_language(request)
+
+
+# --- Accounts -----------------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = forms.SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.register_account(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except errors.DomainError as exc:
+            fields = exc.details.get("fields") or {}
+            if "password" in fields:
+                for message in fields["password"]:
+                    form.add_error("password1", message)
+            else:
+                form.add_error("username", str(exc.message))
+        else:
+            if form.cleaned_data["email"]:
+                user.email = form.cleaned_data["email"]
+                user.save(update_fields=["email"])
+            language = request.session.get(SESSION_KEY) or getattr(request, "LANGUAGE_CODE", "en")
+            Profile.objects.filter(user=user).update(language=language)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+            return redirect("web:home")
+    return render(request, "web/signup.html", {"form": form})
+
+
+@login_required
+def account_settings(request: HttpRequest) -> HttpResponse:
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    initial = {
+        "display_name": profile.display_name,
+        "email": request.user.email,
+        "language": profile.language,
+        "email_notifications": profile.email_notifications,
+    }
+    form = forms.SettingsForm(request.POST or None, initial=initial)
+    token_form = forms.TokenForm()
+    if request.method == "POST" and form.is_valid():
+        profile.display_name = form.cleaned_data["display_name"]
+        profile.language = form.cleaned_data["language"]
+        profile.email_notifications = form.cleaned_data["email_notifications"]
+        profile.save(update_fields=["display_name", "language", "email_notifications"])
+        request.user.email = form.cleaned_data["email"]
+        request.user.save(update_fields=["email"])
+        request.session[SESSION_KEY] = profile.language
+        messages.success(request, _("Your settings are saved."))
+        response = redirect("web:settings")
+        response.set_cookie("django_language", profile.language, samesite="Lax")
+        return response
+    return render(request, "web/settings.html", settings_context(request, form, token_form))
+
+
+def settings_context(request: HttpRequest, form: Any, token_form: Any, **extra: Any) -> dict:
+    tokens = ApiToken.objects.filter(user=request.user).order_by("-created")
+    return {"form": form, "token_form": token_form, "tokens": tokens, **extra}
+
+
+@login_required
+@require_POST
+def create_token(request: HttpRequest) -> HttpResponse:
+    token_form = forms.TokenForm(request.POST)
+    new_token = None
+    if token_form.is_valid():
+        new_token = run(
+            request,
+            lambda: services.issue_token(
+                username=request.user.get_username(), password=token_form.cleaned_data["password"]
+            ),
+        )
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    form = forms.SettingsForm(
+        initial={
+            "display_name": profile.display_name,
+            "email": request.user.email,
+            "language": profile.language,
+            "email_notifications": profile.email_notifications,
+        }
+    )
+    context = settings_context(request, form, forms.TokenForm(), new_token=new_token)
+    return render(request, "web/settings.html", context)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    services.revoke_token(token=token)
+    messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
+    return redirect("web:settings")
+
+
+# --- Lobby --------------------------------------------------------------------------------
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = forms.ChallengeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        challenge = run(
+            request,
+            lambda: services.create_challenge(
+                creator=request.user,
+                opponent=data["opponent"].strip() or None,
+                color=data["color"],
+                opening=data["opening"],
+                days_per_turn=data["days_per_turn"],
+                rated=data["rated"],
+            ),
+        )
+        if challenge is not None:
+            messages.success(request, _("Your challenge is posted."))
+            return redirect("web:lobby")
+    challenges = Challenge.objects.select_related("created_by__profile", "opponent__profile")
+    open_ones = challenges.filter(status=Challenge.Status.OPEN)
+    context = {
+        "form": form,
+        "incoming": open_ones.filter(opponent=request.user),
+        "outgoing": open_ones.filter(created_by=request.user),
+        "open": open_ones.filter(opponent__isnull=True).exclude(created_by=request.user)[:50],
+    }
+    return render(request, "web/lobby.html", context)
+
+
+@login_required
+@require_POST
+def challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    challenge = get_object_or_404(Challenge, pk=challenge_id)
+    if action == "accept":
+        game = run(
+            request, lambda: services.accept_challenge(challenge=challenge, player=request.user)
+        )
+        if game is not None:
+            return redirect("web:game", game_id=game.pk)
+    elif action == "decline":
+        if run(
+            request, lambda: services.decline_challenge(challenge=challenge, player=request.user)
+        ):
+            messages.success(request, _("Challenge declined."))
+    elif action == "cancel":
+        if run(
+            request, lambda: services.cancel_challenge(challenge=challenge, player=request.user)
+        ):
+            messages.success(request, _("Challenge cancelled."))
+    else:
+        raise Http404
+    return redirect("web:lobby")
+
+
+# --- Game, replay, analysis ---------------------------------------------------------------
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(_games(), pk=game_id)
+    texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+    view_ply = len(texts)
+    if request.GET.get("ply", "").isdigit():
+        view_ply = max(0, min(len(texts), int(request.GET["ply"])))
+    latest = view_ply == len(texts)
+    position = None
+    if game.start_position:
+        if latest and game.position:
+            position = Position.from_string(game.position)
+        else:
+            position = services.replay(game, texts[:view_ply])
+    user = request.user
+    color = game.color_of(user.pk) if user.is_authenticated else None
+    can_play = (
+        latest
+        and color is not None
+        and game.status == Game.Status.ACTIVE
+        and game.to_move == color
+        and position is not None
+    )
+    legal = sorted(str(t) for t in position.legal_turns) if can_play and position else []
+    last_cells = turn_cells(texts[view_ply - 1]) if view_ply else []
+    black_starts = bool(game.start_position) and game.start_position.split()[1:2] == ["b"]
+    setup_stage = None
+    if game.status == Game.Status.SETUP and color is not None:
+        if not game.start_position and user.pk == game.white_id:
+            setup_stage = "place"
+        elif game.start_position and user.pk == game.black_id:
+            setup_stage = "choose"
+    setup_board = Position.pie_setup("A1", "A2").board if game.status == Game.Status.SETUP else None
+    svg = ""
+    if position is not None:
+        svg = draw(position, highlight=last_cells, interactive=can_play)
+    elif setup_board is not None:
+        empty = Position.from_string("- w 0-0")
+        svg = draw(empty, interactive=setup_stage == "place")
+    context = {
+        "game": game,
+        "white_name": player_name(game.white),
+        "black_name": player_name(game.black),
+        "position": position,
+        "position_text": str(position) if position else "",
+        "scores": position.scores if position else (0, 0),
+        "svg": svg,
+        "lines": turn_lines(texts, black_starts),
+        "ply_count": len(texts),
+        "view_ply": view_ply,
+        "latest": latest,
+        "color": color,
+        "can_play": can_play,
+        "legal": legal,
+        "ply_hidden": [("ply", len(texts) + 1)],
+        "setup_stage": setup_stage,
+        "last_turn": texts[view_ply - 1] if view_ply else "",
+        "now": timezone.now(),
+        "mover": position.side_to_move.value if position else None,
+    }
+    return render(request, "web/game.html", context)
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    text = request.POST.get("turn", "").strip()
+    try:
+        ply = int(request.POST.get("ply", ""))
+    except ValueError:
+        return HttpResponseBadRequest("ply")
+    done = run(
+        request, lambda: services.play_turn(game=game, player=request.user, text=text, ply=ply)
+    )
+    if done is not None:
+        messages.success(request, _("Turn %(turn)s sent.") % {"turn": str(Turn.parse(text))})
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def pie_setup(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    white, black = request.POST.get("white", "").strip(), request.POST.get("black", "").strip()
+    run(
+        request,
+        lambda: services.setup_pie(game=game, player=request.user, white=white, black=black),
+    )
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def pie_choose(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    color = request.POST.get("color", "")
+    run(request, lambda: services.choose_color(game=game, player=request.user, color=color))
+    return redirect("web:game", game_id=game.pk)
+
+
+@login_required
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(_games(), pk=game_id)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        if run(request, lambda: services.resign(game=game, player=request.user)):
+            messages.success(request, _("You resigned."))
+        return redirect("web:game", game_id=game.pk)
+    return render(request, "web/resign.html", {"game": game})
+
+
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(_games(), pk=game_id)
+    try:
+        text = services.game_record_text(game)
+    except errors.DomainError as exc:
+        messages.error(request, str(exc.message))
+        return redirect("web:game", game_id=game.pk)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
+    return response
+
+
+def position_svg(request: HttpRequest) -> HttpResponse:
+    """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
+    position = None
+    if request.GET.get("game", "").isdigit():
+        game = get_object_or_404(Game, pk=int(request.GET["game"]))
+        if not game.start_position:
+            raise Http404
+        texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+        ply = request.GET.get("ply", "")
+        view = max(0, min(len(texts), int(ply))) if ply.isdigit() else len(texts)
+        position = services.replay(game, texts[:view])
+        highlight = turn_cells(texts[view - 1]) if view else []
+    else:
+        position = parse_position(request.GET.get("position", ""))
+        highlight = []
+        if position is None:
+            return HttpResponseBadRequest(_("Not a position string."), content_type="text/plain")
+    svg = '<?xml version="1.0" encoding="utf-8"?>\n' + draw(position, highlight=highlight)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    if "download" in request.GET:
+        response["Content-Disposition"] = 'attachment; filename="adaptoid-position.svg"'
+    return response
+
+
+def analysis(request: HttpRequest) -> HttpResponse:
+    """A scratch board: start from any position, try turns; nothing is sent anywhere."""
+    if request.GET.get("game", "").isdigit():
+        game = get_object_or_404(Game, pk=int(request.GET["game"]))
+        if game.start_position:
+            texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+            ply = request.GET.get("ply", "")
+            view = max(0, min(len(texts), int(ply))) if ply.isdigit() else len(texts)
+            start = str(services.replay(game, texts[:view]))
+            return redirect(f"{reverse('web:analysis')}?{urlencode({'position': start})}")
+    start_text = request.GET.get("position", "").strip()
+    start = parse_position(start_text) if start_text else Position.standard()
+    if start is None:
+        messages.error(request, _("This is not a position string: %(text)s") % {"text": start_text})
+        start = Position.standard()
+    line = request.GET.get("line", "").split()
+    if request.GET.get("turn", "").strip():
+        line.append(request.GET["turn"].strip())
+        query = urlencode({"position": str(start), "line": " ".join(line)})
+        return redirect(f"{reverse('web:analysis')}?{query}")
+    position = start.copy()
+    played: list[str] = []
+    for text in line:
+        try:
+            played.append(str(position.push_text(text)))
+        except (InvalidTurnError, IllegalTurnError) as exc:
+            messages.error(
+                request,
+                _("The turn %(turn)s is not allowed here: %(reason)s.")
+                % {"turn": exc.text, "reason": exc.reason},
+            )
+            break
+    steps = [
+        {
+            "ply": i,
+            "text": text,
+            "url": "?" + urlencode({"position": str(start), "line": " ".join(played[:i])}),
+        }
+        for i, text in enumerate(played, 1)
+    ]
+    legal = sorted(str(t) for t in position.legal_turns)
+    context = {
+        "start": str(start),
+        "position_text": str(position),
+        "line": " ".join(played),
+        "steps": steps,
+        "svg": draw(position, highlight=turn_cells(played[-1]) if played else [], interactive=True),
+        "legal": legal,
+        "scores": position.scores,
+        "mover": position.side_to_move.value,
+        "result": position.result(),
+        "play_hidden": [("position", str(start)), ("line", " ".join(played))],
+        "back_url": "?" + urlencode({"position": str(start), "line": " ".join(played[:-1])}),
+    }
+    return render(request, "web/analysis.html", context)
+
+
+# --- Players and archive ------------------------------------------------------------------
+
+
+def player_page(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User.objects.select_related("profile"), username=username)
+    games = _games().filter(Q(white=player) | Q(black=player))
+    finished = games.filter(status=Game.Status.FINISHED)
+    wins = finished.filter(
+        Q(white=player, result=Game.Result.WHITE_WINS)
+        | Q(black=player, result=Game.Result.BLACK_WINS)
+    ).count()
+    draws = finished.filter(result=Game.Result.DRAW).count()
+    total = finished.count()
+    rated = finished.filter(rated=True).exists()
+    context = {
+        "player": player,
+        "name": player_name(player),
+        "running": games.exclude(status=Game.Status.FINISHED).order_by("-id")[:50],
+        "recent": finished.order_by("-finished", "-id")[:20],
+        "wins": wins,
+        "draws": draws,
+        "losses": total - wins - draws,
+        "total": total,
+        "rating": player.profile.rating if rated and hasattr(player, "profile") else None,
+        "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
+    }
+    return render(request, "web/player.html", context)
+
+
+def archive_page(request: HttpRequest) -> HttpResponse:
+    form = archive.ArchiveFilterForm(request.GET or None)
+    games = Game.objects.none()
+    if not request.GET or form.is_valid():
+        filters = form.cleaned_data if request.GET else {}
+        games = archive.archive_queryset(filters).select_related("white__profile", "black__profile")
+    paginator = Paginator(games, 50)
+    page = paginator.get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+        "export_url": reverse("api:archive") + ("?" + query.urlencode() if query else ""),
+        "joiner": "&" if query else "?",
+    }
+    return render(request, "web/archive.html", context)
+
+
+@login_required
+def import_page(request: HttpRequest) -> HttpResponse:
+    form = forms.ImportForm(request.POST or None, request.FILES or None)
+    report = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            form.add_error("file", _("The file is not UTF-8 text."))
+        else:
+            report = archive.import_games(user=request.user, text=text)
+    return render(request, "web/import.html", {"form": form, "report": report})
