@@ -1,0 +1,150 @@
+"""A constant number of SQL queries per request, whatever the game length or page size.
+
+Turn submission, game detail, legal turns, the record and the game list are
+measured on a game two turns long and on one sixty turns long: the counts must be
+equal (no query per stored turn, no N+1 over games or players).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from engine import Position, Turn
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+SHORT, LONG = 2, 60
+
+
+def long_game_turns(plies: int, seed: int = 7) -> list[str]:
+    """`plies` legal turns from the standard start after which the game is still running.
+
+    A depth-first search with backtracking over a few random turns per ply (quiet
+    ones first: scores decide games quickly); deterministic for a seed.
+    """
+    rng = random.Random(seed)
+    position = Position.standard()
+
+    def options() -> list[Turn]:
+        scores = position.scores
+        quiet: list[Turn] = []
+        scoring: list[Turn] = []
+        for turn in sorted(position.legal_turns, key=str):
+            position.push(turn)
+            if position.outcome() is None:
+                (quiet if position.scores == scores else scoring).append(turn)
+            position.pop()
+        rng.shuffle(quiet)
+        rng.shuffle(scoring)
+        return quiet[:4] + scoring[:2]
+
+    stack = [options()]
+    while len(position.turn_stack) < plies:
+        if stack[-1]:
+            position.push(stack[-1].pop(0))
+            stack.append(options())
+        else:
+            stack.pop()
+            position.pop()
+    return [str(turn) for turn in position.turn_stack]
+
+
+def play_without_finishing(game: Game, plies: int, seed: int = 7) -> Game:
+    """Play a long_game_turns() line through the service (the game must be at its start)."""
+    players = {"white": game.white, "black": game.black}
+    for ply, text in enumerate(long_game_turns(plies, seed), start=1):
+        game, _ = services.play_turn(game=game, player=players[game.to_move], text=text, ply=ply)
+    return game
+
+
+def next_turn(game: Game) -> str:
+    """A legal turn for the side to move that does not end the game."""
+    position = Position.from_string(game.position)
+    for turn in sorted(position.legal_turns, key=str):
+        position.push(turn)
+        ends = position.outcome() is not None
+        position.pop()
+        if not ends:
+            return str(turn)
+    raise AssertionError("no quiet turn")
+
+
+def count_queries(request: Callable[[], Any]) -> tuple[int, Any]:
+    with CaptureQueriesContext(connection) as queries:
+        answer = request()
+    return len(queries), answer
+
+
+@pytest.fixture
+def games_of_two_lengths(alice, bob) -> dict[int, Game]:
+    short = play_without_finishing(services.start_game(white=alice.user, black=bob.user), SHORT)
+    long = play_without_finishing(services.start_game(white=alice.user, black=bob.user), LONG)
+    assert (short.ply, long.ply) == (SHORT, LONG)
+    return {SHORT: short, LONG: long}
+
+
+def test_turn_submission_costs_the_same_queries_at_ply_2_and_ply_60(
+    alice, bob, games_of_two_lengths
+) -> None:
+    counts = {}
+    for length, game in games_of_two_lengths.items():
+        mover = alice if game.to_move == "white" else bob
+        # Warm the per-token "last used" write so both measurements see the same path.
+        mover.client.get(f"/api/v1/games/{game.pk}")
+        count, answer = count_queries(
+            lambda game=game, mover=mover: mover.client.post(
+                f"/api/v1/games/{game.pk}/turns",
+                {"ply": game.ply + 1, "turn": next_turn(game)},
+                format="json",
+            )
+        )
+        assert answer.status_code == 201, answer.json()
+        assert len(answer.json()["turns"]) == length + 1
+        counts[length] = count
+    assert counts[SHORT] == counts[LONG], counts
+    # Token, game, row lock, turn texts, insert, update, the receivers of turn_played
+    # (clock, events, bots), the answer (game with players, turns): a fixed budget.
+    assert counts[LONG] <= 20, counts
+
+
+def test_game_reads_cost_the_same_queries_at_ply_2_and_ply_60(api, games_of_two_lengths) -> None:
+    for suffix in ("", "/legal", "/record", "/record?format=json"):
+        counts = {}
+        for length, game in games_of_two_lengths.items():
+            count, answer = count_queries(
+                lambda game=game: api.get(f"/api/v1/games/{game.pk}{suffix}")
+            )
+            assert answer.status_code == 200
+            counts[length] = count
+        assert counts[SHORT] == counts[LONG] <= 4, (suffix, counts)
+
+
+def test_game_list_costs_the_same_queries_for_long_games_and_big_pages(
+    api, alice, bob, stranger
+) -> None:
+    for opponent in (bob, stranger, bob):
+        game = services.start_game(white=alice.user, black=opponent.user)
+        play_without_finishing(game, LONG, seed=game.pk)
+    for _ in range(9):
+        services.start_game(white=stranger.user, black=bob.user)
+    counts = {}
+    for page_size in (1, 12):
+        count, answer = count_queries(
+            lambda size=page_size: api.get(f"/api/v1/games?page_size={size}&player=alice")
+        )
+        assert answer.status_code == 200 and len(answer.json()["results"]) == min(page_size, 3)
+        counts[f"alice/{page_size}"] = count
+        count, answer = count_queries(
+            lambda size=page_size: api.get(f"/api/v1/games?page_size={size}")
+        )
+        assert answer.status_code == 200 and len(answer.json()["results"]) == page_size
+        counts[f"all/{page_size}"] = count
+    assert len(set(counts.values())) == 1 and counts["all/12"] <= 4, counts
