@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import views
 from games.api.archive import ArchiveView
+from games.api.archive import ArchiveView
 
 app_name = "api"
 
@@ -36,6 +37,7 @@ urlpatterns = [
     path("games/<int:game_id>/choose", views.ChooseView.as_view(), name="game-choose"),
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
     path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
+    path("archive", ArchiveView.as_view(), name="archive"),
     path("archive", ArchiveView.as_view(), name="archive"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),

@@ -120,7 +120,7 @@ def test_game_reads_cost_the_same_queries_at_ply_2_and_ply_60(api, games_of_two_
         counts = {}
         for length, game in games_of_two_lengths.items():
             count, answer = count_queries(
-                lambda game=game: api.get(f"/api/v1/games/{game.pk}{suffix}")
+                lambda url=f"/api/v1/games/{game.pk}{suffix}": api.get(url)
             )
             assert answer.status_code == 200
             counts[length] = count
