@@ -233,6 +233,12 @@ def args_match(parser: argparse.ArgumentParser) -> None:
         default=MAX_TURNS,
         help=f"a game still running after this many turns is a draw (default {MAX_TURNS})",
     )
+    parser.add_argument(
+        "--random-turns",
+        type=int,
+        default=0,
+        help="start each pair of games with this many random turns (default 0)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary line")
 
 
@@ -245,8 +251,10 @@ def cmd_match(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}", EXIT_SYNTAX
             )
-    if args.games < 1 or args.max_turns < 1 or not args.time > 0:
-        raise CommandError("--games and --max-turns must be >= 1, --time > 0", EXIT_SYNTAX)
+    if args.games < 1 or args.max_turns < 1 or args.random_turns < 0 or not args.time > 0:
+        raise CommandError(
+            "--games and --max-turns must be >= 1, --random-turns >= 0, --time > 0", EXIT_SYNTAX
+        )
     start = parse_position(args.position)
     if start.outcome() is not None:
         raise CommandError("the start position is already over", EXIT_SYNTAX)
@@ -269,6 +277,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_turns=args.max_turns,
         start=start.to_string(),
+        random_turns=args.random_turns,
         progress=progress,
     )
     if not args.quiet:

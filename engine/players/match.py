@@ -2,7 +2,11 @@
 
 A match plays ``games`` games from a start position, player A taking White
 in the odd-numbered games and Black in the even-numbered ones (so both
-colours equally when ``games`` is even). A game that reaches ``max_turns``
+colours equally when ``games`` is even). With ``random_turns`` N > 0, each
+pair of games (1-2, 3-4...) starts with the same N random turns
+(:meth:`Position.random_turn`, seeded) before the players take over: the
+same opening with colours swapped, and more varied games than from the
+start alone (N = 0 by default). A game that reaches ``max_turns``
 turns (default :data:`MAX_TURNS`) without a result is a draw, like a draw by
 repetition. Each game gets fresh players seeded from the match seed.
 
@@ -110,8 +114,11 @@ def play_game(
     seed: int | None = None,
     max_turns: int = MAX_TURNS,
     start: str = STANDARD_START,
+    opening: tuple[str, ...] = (),
 ) -> GameResult:
     """Play one game between two named players; every turn is checked for legality.
+
+    ``opening`` turns are played first (they count in ``turns``).
 
     >>> game = play_game("greedy", "random", seconds=0.5, seed=2)
     >>> game.result, game.reason
@@ -123,8 +130,10 @@ def play_game(
         get_player(black, seed=rng.randrange(2**32)),
     )
     pos = Position(start)
+    for text in opening:
+        pos.push_text(text)
     slowest = [0.0, 0.0]
-    turns = 0
+    turns = len(opening)
     outcome = pos.outcome()
     while outcome is None and turns < max_turns:
         side = pos.side_to_move.index
@@ -154,6 +163,7 @@ def play_match(
     seed: int | None = None,
     max_turns: int = MAX_TURNS,
     start: str = STANDARD_START,
+    random_turns: int = 0,
     progress: Callable[[int, GameResult, MatchResult], None] | None = None,
 ) -> MatchResult:
     """Play a match; A is White in games 1, 3, 5... ``progress`` is called after each game."""
@@ -161,9 +171,12 @@ def play_match(
         get_player(name)  # fail early on an unknown name
     rng = random.Random(seed)
     match = MatchResult(a, b, seconds)
+    opening: tuple[str, ...] = ()
     for number in range(1, games + 1):
         a_is_white = number % 2 == 1
         white, black = (a, b) if a_is_white else (b, a)
+        if a_is_white:
+            opening = _random_opening(start, random_turns, rng)
         game = play_game(
             white,
             black,
@@ -171,8 +184,24 @@ def play_match(
             seed=rng.randrange(2**32),
             max_turns=max_turns,
             start=start,
+            opening=opening,
         )
         match.add(game, a_is_white)
         if progress is not None:
             progress(number, game, match)
     return match
+
+
+def _random_opening(start: str, turns: int, rng: random.Random) -> tuple[str, ...]:
+    """``turns`` random turns from ``start`` that do not end the game."""
+    while True:
+        pos = Position(start)
+        out = []
+        for _ in range(turns):
+            turn = pos.random_turn(rng)
+            pos.push(turn)
+            out.append(str(turn))
+            if pos.outcome() is not None:
+                break
+        if pos.outcome() is None:
+            return tuple(out)

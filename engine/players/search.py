@@ -74,6 +74,7 @@ class SearchPlayer(Player):
             self.info.update(depth=0, nodes=0, value=0, turns=1)
             return turns[0]
         root_ply = pos.ply
+        self.rng.shuffle(turns)  # equal turns in a random order (the sort is stable)
         order = self._order(turns, None, 0)
         best = order[0]
         best_value = -_INF

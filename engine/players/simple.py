@@ -8,7 +8,10 @@ from engine.players.base import Player
 from engine.players.evaluation import WIN, evaluate
 from engine.position import Position, RawTurn
 
-__all__ = ["GreedyPlayer", "RandomPlayer", "turn_order_key"]
+__all__ = ["GREEDY_MARGIN", "GreedyPlayer", "RandomPlayer", "turn_order_key"]
+
+#: greedy picks at random among the turns this close to the best (1000 = a capture)
+GREEDY_MARGIN = 15
 
 
 class RandomPlayer(Player):
@@ -57,7 +60,8 @@ class GreedyPlayer(Player):
 
     The evaluation counts captures, starvation threats to both sides,
     mobility and material (see :mod:`engine.players.evaluation`). A winning
-    turn is played at once; ties are broken at random (``seed``). If the
+    turn is played at once; among turns within :data:`GREEDY_MARGIN` of the
+    best, one is picked at random (``seed``), so games vary. If the
     budget runs out, the best turn seen so far is played (attacks are
     looked at first).
 
@@ -74,7 +78,7 @@ class GreedyPlayer(Player):
         turns.sort(key=lambda raw: -turn_order_key(pos, raw))
         me = pos._side
         best_value = -2 * WIN
-        best: list[RawTurn] = []
+        values: list[tuple[int, RawTurn]] = []
         clock = time.perf_counter
         for n, raw in enumerate(turns):
             if n and not n & 15 and clock() > deadline:
@@ -86,12 +90,10 @@ class GreedyPlayer(Player):
             else:
                 value = WIN if outcome.winner is not None and outcome.winner.index == me else -WIN
             pos._pop_raw()
-            if value > best_value:
-                best_value = value
-                best = [raw]
-            elif value == best_value:
-                best.append(raw)
+            values.append((value, raw))
+            best_value = max(best_value, value)
             if value >= WIN:
                 break
+        best = [raw for value, raw in values if value >= best_value - GREEDY_MARGIN]
         self.info.update(value=best_value, turns=len(turns))
         return best[0] if len(best) == 1 else self.rng.choice(best)
