@@ -1,0 +1,81 @@
+"""Receivers that connect bots, ratings and the event stream to the game services.
+
+They run inside the service's transaction (see games.signals): Event rows
+commit with the change they report, and tasks are queued only after the commit
+(``enqueue``).  Nothing slow happens here: a bot's thinking is always a task,
+never part of a web request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from games import bot_tasks, events, signals
+from games.bots import bot_to_act
+from games.models import BotMatchGame, Challenge, Event, Game
+from games.tasks import enqueue
+
+
+def _queue_bot(game: Game) -> None:
+    acting = bot_to_act(game)
+    if acting is not None:
+        enqueue(bot_tasks.bot_move, game.pk, acting[1])
+
+
+@receiver(signals.challenge_created, dispatch_uid="bots.challenge_created")
+def on_challenge_created(sender: Any, challenge: Challenge, **kwargs: Any) -> None:
+    events.record_challenge(challenge)
+    if challenge.opponent_id is not None:
+        from games.bots import engine_of
+
+        if engine_of(challenge.opponent_id):
+            enqueue(bot_tasks.bot_accept_challenge, challenge.pk)
+
+
+@receiver(signals.game_started, dispatch_uid="bots.game_started")
+def on_game_started(sender: Any, game: Game, **kwargs: Any) -> None:
+    events.record_game(game, Event.Type.GAME_START)
+    _queue_bot(game)
+
+
+@receiver(post_save, sender=Game, dispatch_uid="bots.pie_setup")
+def on_pie_setup(
+    sender: Any, instance: Game, created: bool, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """Pie openings send no game_started until a colour is chosen: follow the setup here.
+
+    A new game in setup (its placer must act) and a game whose adaptoids were just
+    placed (its chooser must act) are reported as ``game_start`` and, when a
+    built-in bot must act, queued for it.
+    """
+    if instance.status != Game.Status.SETUP:
+        return
+    placed = update_fields is not None and "start_position" in update_fields
+    if created or placed:
+        events.record_game(instance, Event.Type.GAME_START)
+        _queue_bot(instance)
+
+
+@receiver(signals.turn_played, dispatch_uid="bots.turn_played")
+def on_turn_played(sender: Any, game: Game, turn: Any, **kwargs: Any) -> None:
+    events.record_game(
+        game,
+        Event.Type.TURN,
+        {"turn": {"ply": turn.ply, "text": turn.text, "player": turn.player.get_username()}},
+    )
+    _queue_bot(game)
+
+
+@receiver(signals.game_finished, dispatch_uid="bots.game_finished")
+def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
+    events.record_game(game, Event.Type.GAME_FINISH)
+    if game.rated:
+        enqueue(bot_tasks.rate_game, game.pk)
+    match_id = (
+        BotMatchGame.objects.filter(game_id=game.pk).values_list("match_id", flat=True).first()
+    )
+    if match_id is not None:
+        enqueue(bot_tasks.advance_bot_match, match_id)
