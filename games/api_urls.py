@@ -5,7 +5,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import views
 from games.api.archive import ArchiveView
-from games.api.archive import ArchiveView
 
 app_name = "api"
 
@@ -38,12 +37,7 @@ urlpatterns = [
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
     path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
     path("archive", ArchiveView.as_view(), name="archive"),
-    path("archive", ArchiveView.as_view(), name="archive"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
-# Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).
-from games.bot_api_urls import urlpatterns as _bot_urlpatterns  # noqa: E402
-
-urlpatterns += _bot_urlpatterns
