@@ -280,6 +280,27 @@ CELERY_BEAT_SCHEDULE["tournaments-heartbeat"] = {
     "schedule": 60.0,
 }
 
+# --- Bots, bot matches, ratings, event stream (games/bots.py, games/events.py) ---------
+
+CELERY_BEAT_SCHEDULE["bots-sweep"] = {
+    # Re-queues bot turns, bot-challenge acceptances and bot-match games that a lost
+    # message or a dead worker left waiting; prunes old stream events.
+    "task": "games.bot_tasks.sweep_bots",
+    "schedule": 60.0,
+}
+BOT_MATCH_MAX_RUNNING = env_int("BOT_MATCH_MAX_RUNNING", 3, minimum=1)  # per user; staff unlimited
+BOT_MATCH_MAX_GAMES = env_int("BOT_MATCH_MAX_GAMES", 100, minimum=1)
+# Games of one match played at the same time (each is a chain of one task per turn).
+BOT_MATCH_PARALLEL_GAMES = env_int("BOT_MATCH_PARALLEL_GAMES", 4, minimum=1)
+BOT_MAX_SECONDS_PER_TURN = 10.0
+# A bot game untouched this long, with a bot to act, is queued again by the sweep.
+BOT_SWEEP_AFTER_SECONDS = env_int("BOT_SWEEP_AFTER_SECONDS", 60, minimum=5)
+EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)
+# GET /api/v1/stream/events: an empty line after this many quiet seconds; a connection
+# ends after STREAM_MAX_SECONDS (clients reconnect), so it never holds a server thread forever.
+STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 5, minimum=1)
+STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 300, minimum=5)
+
 # --- Internationalisation --------------------------------------------------------
 
 LANGUAGE_CODE = "en"

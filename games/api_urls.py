@@ -41,3 +41,7 @@ urlpatterns = [
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
+# Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).
+from games.bot_api_urls import urlpatterns as _bot_urlpatterns  # noqa: E402
+
+urlpatterns += _bot_urlpatterns
