@@ -280,6 +280,12 @@ CELERY_BEAT_SCHEDULE["tournaments-heartbeat"] = {
     "schedule": 60.0,
 }
 
+CELERY_BEAT_SCHEDULE["verify-all-games"] = {
+    # Replays every stored game through the engine; mismatches are logged as errors.
+    "task": "games.tasks.verify_all_games",
+    "schedule": 24 * 3600.0,
+}
+
 # --- Bots, bot matches, ratings, event stream (games/bots.py, games/events.py) ---------
 
 CELERY_BEAT_SCHEDULE["bots-sweep"] = {
@@ -368,6 +374,9 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "GameResultEnum": "games.models.Game.Result",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
     },
 }
 

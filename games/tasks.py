@@ -72,3 +72,15 @@ def verify_game(self: Task, game_id: int) -> dict[str, Any]:
         "position": str(position),
         "result": game.result,
     }
+
+
+@shared_task(acks_late=True, time_limit=3600, soft_time_limit=3500, max_retries=0)
+def verify_all_games() -> dict[str, Any]:
+    """Periodic (beat): replay every stored game and log each mismatch (read-only)."""
+    from games.verification import verify_games
+
+    report = verify_games()
+    return {
+        "checked": report.checked,
+        "mismatches": [str(mismatch) for mismatch in report.mismatches],
+    }
