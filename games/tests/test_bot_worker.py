@@ -1,0 +1,138 @@
+"""Bots, bot matches and ratings played out by a REAL Celery worker process."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import bots, services
+from games.bot_tasks import sweep_bots
+from games.models import BotMatch, Challenge, Game, Profile, RatingChange
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+User = get_user_model()
+
+
+def wait_for(check: Callable[[], Any], worker: Any, timeout: float = 60.0) -> Any:
+    """Poll the database until `check()` is truthy (the worker commits in its own process)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"timed out; worker log:\n{worker.log()[-4000:]}")
+
+
+@pytest.fixture
+def random_bot() -> Any:
+    return bots.ensure_builtin_bots()[0]
+
+
+@pytest.fixture
+def second_bot(random_bot: Any) -> Any:
+    user = User.objects.create_user("random-bot-2")
+    Profile.objects.filter(user=user).update(is_bot=True, bot_engine="random", bot_level=1)
+    return user
+
+
+def test_a_new_user_challenges_a_bot_and_gets_replies_from_the_worker(
+    celery_worker_process: Any, alice: Any, random_bot: Any
+) -> None:
+    made = alice.client.post(
+        "/api/v1/challenges", {"opponent": "random-bot", "color": "white"}, format="json"
+    )
+    assert made.status_code == 201
+    # The request returned at once; the worker accepts the challenge for the bot.
+    game_id = wait_for(
+        lambda: Challenge.objects.filter(pk=made.json()["id"], status="accepted")
+        .values_list("game_id", flat=True)
+        .first(),
+        celery_worker_process,
+    )
+    for ply in (1, 3, 5):
+        legal = alice.client.get(f"/api/v1/games/{game_id}/legal").json()
+        assert legal["ply"] == ply
+        played = alice.client.post(
+            f"/api/v1/games/{game_id}/turns", {"ply": ply, "turn": legal["turns"][0]}, format="json"
+        )
+        assert played.status_code == 201
+        if played.json()["status"] == "finished":
+            return
+        # The bot's reply arrives without anybody waiting on it.
+        wait_for(
+            lambda ply=ply: Game.objects.get(pk=game_id).ply > ply or None,
+            celery_worker_process,
+        )
+        assert Game.objects.get(pk=game_id).turns.get(ply=ply + 1).player == random_bot
+
+
+def test_a_bot_match_is_played_to_the_end_by_the_worker(
+    celery_worker_process: Any, alice: Any, random_bot: Any, second_bot: Any
+) -> None:
+    answer = alice.client.post(
+        "/api/v1/bot-matches",
+        {"white": "random-bot", "black": "random-bot-2", "games": 4, "seconds_per_turn": 0.01},
+        format="json",
+    )
+    assert answer.status_code == 201
+    match_id = answer.json()["id"]
+    wait_for(
+        lambda: BotMatch.objects.get(pk=match_id).status == "finished",
+        celery_worker_process,
+        timeout=180,
+    )
+    body = alice.client.get(f"/api/v1/bot-matches/{match_id}").json()
+    assert body["played"] == body["total"] == 4
+    white, black = (float(part) for part in body["score"].split("-"))
+    assert white + black == 4.0
+    assert [game["status"] for game in body["games"]] == ["finished"] * 4
+    # Every game is a normal finished game of the archive, unrated, fully replayable.
+    for entry in body["games"]:
+        game = Game.objects.get(pk=entry["id"])
+        assert not game.rated and game.result in ("1-0", "0-1", "1/2-1/2")
+        assert str(services.replay(game)) == game.position
+
+
+def test_a_rated_game_changes_both_ratings_through_the_worker(
+    celery_worker_process: Any, alice: Any, bob: Any
+) -> None:
+    game = services.start_game(white=alice.user, black=bob.user, rated=True)
+    services.resign(game=game, player=bob.user)  # commits; the receiver queues rate_game
+    wait_for(lambda: RatingChange.objects.filter(game=game).count() == 2, celery_worker_process)
+    winner, loser = Profile.objects.get(user=alice.user), Profile.objects.get(user=bob.user)
+    assert winner.rating > 1500 > loser.rating
+    assert winner.rating_deviation < 350 and loser.rating_deviation < 350
+    history = alice.client.get("/api/v1/players/alice").json()["rating_history"]
+    assert [point["game"] for point in history] == [game.pk]
+    assert history[0]["rating"] == pytest.approx(winner.rating)
+
+
+def test_the_sweep_requeues_a_bot_game_whose_message_was_lost(
+    celery_worker_process: Any, alice: Any, random_bot: Any
+) -> None:
+    # A game row written without the services (so no task was ever queued), bot to move,
+    # untouched for ten minutes: what a worker dying mid-task leaves behind.
+    start = "D2W00,D6B00 w 0-0"
+    game = Game.objects.create(
+        white=random_bot, black=alice.user, start_position=start, position=start
+    )
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timezone.timedelta(minutes=10))
+    stuck_challenge = Challenge.objects.create(created_by=alice.user, opponent=random_bot)
+    Challenge.objects.filter(pk=stuck_challenge.pk).update(
+        created=timezone.now() - timezone.timedelta(minutes=10)
+    )
+
+    summary = sweep_bots.delay().get(timeout=30)
+
+    assert summary["games"] == 1 and summary["challenges"] == 1
+    wait_for(lambda: Game.objects.get(pk=game.pk).ply == 1, celery_worker_process)
+    wait_for(
+        lambda: Challenge.objects.get(pk=stuck_challenge.pk).status == "accepted",
+        celery_worker_process,
+    )
