@@ -349,7 +349,7 @@ def _shadow_player(name: str) -> Any:
         user = User(username=username, is_active=False)
         user.set_unusable_password()
         user.save()
-        Profile.objects.get_or_create(user=user, defaults={"display_name": name})
+        Profile.objects.update_or_create(user=user, defaults={"display_name": name})
     return user
 
 
