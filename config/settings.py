@@ -377,6 +377,9 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
     },
 }
 

@@ -1,0 +1,184 @@
+"""API shapes of tournaments. Parsing and formatting only: the rules live in services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from games.models import Game
+from tournaments import pairing, services
+from tournaments.models import Pairing, Participant, Tournament
+
+# The API speaks points as decimal strings ("1", "0.5", "0"); half-points stay inside.
+BYE_POINTS = {"1": 2, "0.5": 1, "0": 0}
+
+
+def points_text(half_points: int) -> str:
+    return pairing.format_points(half_points, ascii=True)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    bye_points = serializers.SerializerMethodField()
+    tiebreaks = serializers.ListField(source="tiebreak_list", child=serializers.CharField())
+    players = serializers.IntegerField(source="player_count", read_only=True)
+    rules_version = serializers.SerializerMethodField(
+        help_text=_("Swiss: the pairing rules in force (the package's RULES_VERSION).")
+    )
+    registration_open = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "organiser", "format", "status", "rounds", "current_round",
+            "opening", "days_per_turn", "rated", "registration_opens", "starts_at",
+            "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
+            "players", "rules_version", "registration_open", "created", "started", "finished",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_bye_points(self, tournament: Tournament) -> str:
+        return points_text(tournament.bye_points)
+
+    def get_rules_version(self, tournament: Tournament) -> str:
+        return str(services.describe(tournament)["rules_version"])
+
+    def get_registration_open(self, tournament: Tournament) -> bool:
+        return services.registration_is_open(tournament)
+
+
+class ParticipantSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    is_bot = serializers.BooleanField(source="user.profile.is_bot")
+
+    class Meta:
+        model = Participant
+        fields = ["username", "seed", "rating", "is_bot", "joined", "withdrawn", "absent"]
+        read_only_fields = fields
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    participants = ParticipantSerializer(many=True, read_only=True)
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "participants"]
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(required=False, allow_null=True, help_text=_("Swiss only."))
+    opening = serializers.ChoiceField(
+        choices=[Game.Opening.STANDARD, Game.Opening.PIE], default=Game.Opening.STANDARD
+    )
+    days_per_turn = serializers.IntegerField(default=3)
+    rated = serializers.BooleanField(default=True)
+    registration_opens = serializers.DateTimeField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text=_("Started automatically then.")
+    )
+    max_players = serializers.IntegerField(required=False, allow_null=True)
+    bye_points = serializers.ChoiceField(choices=list(BYE_POINTS), default="1")
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=pairing.TIEBREAK_NAMES),
+        required=False,
+        help_text=_("FIDE acronyms in order; default SB, DE, WIN (round robin) or BH-C1, BH, DE."),
+    )
+    all_at_once = serializers.BooleanField(default=False)
+    allow_bots = serializers.BooleanField(default=False)
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = dict(self.validated_data)
+        data["bye_points"] = BYE_POINTS[data["bye_points"]]
+        return data
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["upcoming", "running", "finished", "cancelled"],
+        required=False,
+        help_text=_("upcoming = open for registration or scheduled."),
+    )
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.IntegerField()
+    points = serializers.CharField(help_text=_("Decimal, e.g. 2.5"))
+    tiebreaks = serializers.DictField(child=serializers.CharField())
+    withdrawn = serializers.BooleanField()
+
+
+class StandingsSerializer(serializers.Serializer):
+    rounds = serializers.IntegerField(help_text=_("Rounds paired so far."))
+    provisional = serializers.BooleanField(
+        help_text=_("True while games are on: they count as nothing yet.")
+    )
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    standings = StandingSerializer(many=True)
+
+
+def standings_payload(table: services.Standings) -> dict[str, Any]:
+    return {
+        "rounds": table.rounds,
+        "provisional": table.provisional,
+        "tiebreaks": list(table.tiebreaks),
+        "standings": [
+            {
+                "rank": row.rank,
+                "seed": row.participant.seed,
+                "username": row.participant.user.username,
+                "rating": row.participant.rating,
+                "points": points_text(row.points),
+                "tiebreaks": dict(row.tiebreaks),
+                "withdrawn": row.participant.withdrawn is not None,
+            }
+            for row in table.rows
+        ],
+    }
+
+
+class BoardPlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    seed = serializers.IntegerField()
+    result = serializers.CharField(
+        help_text=_("TRF code: 1 = 0 + - (forfeit) U (bye) Z; empty while playing.")
+    )
+
+
+class BoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField()
+    white = BoardPlayerSerializer()
+    black = BoardPlayerSerializer(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    boards = BoardSerializer(many=True)
+
+
+def _side(participant: Participant, outcome: str) -> dict[str, Any]:
+    return {"username": participant.user.username, "seed": participant.seed, "result": outcome}
+
+
+def round_payload(number: int, rows: list[Pairing]) -> dict[str, Any]:
+    return {
+        "number": number,
+        "finished": all(row.is_finished for row in rows),
+        "boards": [
+            {
+                "board": row.board,
+                "white": _side(row.white, row.white_outcome),
+                "black": _side(row.black, row.black_outcome) if row.black else None,
+                "game": row.game_id,
+            }
+            for row in rows
+        ],
+    }

@@ -1,0 +1,245 @@
+"""Tournaments API: views parse, call tournaments.services, and format.
+
+Domain errors go to the platform's one exception handler (games.api.errors).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import ErrorSerializer
+from games.api.views import GamePagination
+from tournaments import services
+from tournaments.api import serializers as s
+from tournaments.models import Tournament
+
+TAGS = ["tournaments"]
+
+
+def _errors(**described: str) -> dict[int, OpenApiResponse]:
+    return {
+        int(code[1:]): OpenApiResponse(ErrorSerializer, description=text)
+        for code, text in described.items()
+    }
+
+
+def tournaments_queryset() -> QuerySet[Tournament]:
+    # Explicit order: Meta.ordering is not applied to a query with GROUP BY.
+    return (
+        Tournament.objects.select_related("organiser")
+        .annotate(
+            player_count=Count("participants", filter=Q(participants__withdrawn__isnull=True))
+        )
+        .order_by("-created", "-id")
+    )
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(tournaments_queryset(), pk=tournament_id)
+
+
+def _detail(tournament_id: int, http_status: int = status.HTTP_200_OK) -> Response:
+    tournament = get_object_or_404(
+        tournaments_queryset().prefetch_related("participants__user__profile"), pk=tournament_id
+    )
+    return Response(s.TournamentDetailSerializer(tournament).data, status=http_status)
+
+
+def filter_by_status(queryset: QuerySet[Tournament], name: str | None) -> QuerySet[Tournament]:
+    if name == "upcoming":
+        return queryset.filter(status=Tournament.Status.REGISTRATION)
+    if name:
+        return queryset.filter(status=name)
+    return queryset
+
+
+class TournamentsView(APIView):
+    @extend_schema(
+        operation_id="list_tournaments",
+        tags=TAGS,
+        parameters=[s.TournamentFilterSerializer],
+        responses={200: s.TournamentSerializer(many=True), **_errors(e400="`invalid` filter")},
+        auth=[],
+    )
+    def get(self, request: Request) -> Response:
+        params = s.TournamentFilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        queryset = filter_by_status(tournaments_queryset(), params.validated_data.get("status"))
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(s.TournamentSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="create_tournament",
+        tags=TAGS,
+        request=s.TournamentCreateSerializer,
+        responses={
+            201: s.TournamentDetailSerializer,
+            **_errors(
+                e400="`invalid`, with `fields`",
+                e401="Not authenticated",
+                e403="`cannot_organise`: needs staff or the organise_tournament permission",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = s.TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.create_tournament(organiser=request.user, **data.service_arguments())
+        return _detail(tournament.pk, status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(APIView):
+    @extend_schema(
+        operation_id="get_tournament",
+        tags=TAGS,
+        responses={200: s.TournamentDetailSerializer, **_errors(e404="`not_found`")},
+        auth=[],
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return _detail(tournament_id)
+
+
+class JoinView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="join_tournament",
+        tags=TAGS,
+        request=None,
+        responses={
+            201: s.TournamentDetailSerializer,
+            **_errors(
+                e401="Not authenticated",
+                e403="`bots_not_allowed`",
+                e404="`not_found`",
+                e409="`registration_closed`, `tournament_full`, `already_joined`",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.join(tournament=_tournament(tournament_id), user=request.user)
+        return _detail(tournament_id, status.HTTP_201_CREATED)
+
+
+class WithdrawView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="withdraw_from_tournament",
+        tags=TAGS,
+        request=None,
+        description=(
+            "Before the start: leave the list. While it runs: keep past results, never be "
+            "paired again; unfinished games are lost by forfeit."
+        ),
+        responses={
+            200: s.TournamentDetailSerializer,
+            **_errors(
+                e401="Not authenticated",
+                e403="`not_joined`",
+                e404="`not_found`",
+                e409="`wrong_state`: the tournament is over",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.withdraw(tournament=_tournament(tournament_id), user=request.user)
+        return _detail(tournament_id)
+
+
+class StartView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="start_tournament",
+        tags=TAGS,
+        request=None,
+        responses={
+            200: s.TournamentDetailSerializer,
+            **_errors(
+                e401="Not authenticated",
+                e403="`not_organiser`",
+                e404="`not_found`",
+                e409="`wrong_state` (already started), `not_enough_players`",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.start_tournament(tournament=_tournament(tournament_id), by=request.user)
+        return _detail(tournament_id)
+
+
+class StandingsView(APIView):
+    @extend_schema(
+        operation_id="tournament_standings",
+        tags=TAGS,
+        responses={200: s.StandingsSerializer, **_errors(e404="`not_found`")},
+        auth=[],
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        table = services.standings(_tournament(tournament_id))
+        return Response(s.standings_payload(table))
+
+
+class RoundView(APIView):
+    @extend_schema(
+        operation_id="tournament_round",
+        tags=TAGS,
+        responses={200: s.RoundSerializer, **_errors(e404="`not_found`: no such round yet")},
+        auth=[],
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        rows = services.round_pairings(_tournament(tournament_id), number)
+        if not rows:
+            return Response(
+                {"code": "not_found", "error": "This round has not been paired."},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(s.round_payload(number, rows))
+
+
+def text_download(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class TrfView(APIView):
+    @extend_schema(
+        operation_id="tournament_trf",
+        tags=TAGS,
+        description="TRF-16 of the completed rounds (XXR = planned rounds), for pairing programs.",
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="TRF-16"),
+            **_errors(e404="`not_found`"),
+        },
+        auth=[],
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        return text_download(services.trf(tournament), f"tournament-{tournament.pk}.trf")
+
+
+class GamesRecordView(APIView):
+    @extend_schema(
+        operation_id="tournament_games",
+        tags=TAGS,
+        description="Every started game of the tournament as one .agn file, round by round.",
+        responses={
+            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description=".agn records"),
+            **_errors(e404="`not_found`"),
+        },
+        auth=[],
+    )
+    def get(self, request: Request, tournament_id: int) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        return text_download(services.games_agn(tournament), f"tournament-{tournament.pk}.agn")

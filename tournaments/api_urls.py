@@ -1,0 +1,27 @@
+"""Tournaments API routes, included by config/urls.py under /api/v1/."""
+
+from django.urls import path
+
+from tournaments.api import views
+
+app_name = "tournaments_api"
+
+urlpatterns = [
+    path("tournaments", views.TournamentsView.as_view(), name="list"),
+    path("tournaments/<int:tournament_id>", views.TournamentDetailView.as_view(), name="detail"),
+    path("tournaments/<int:tournament_id>/join", views.JoinView.as_view(), name="join"),
+    path("tournaments/<int:tournament_id>/withdraw", views.WithdrawView.as_view(), name="withdraw"),
+    path("tournaments/<int:tournament_id>/start", views.StartView.as_view(), name="start"),
+    path(
+        "tournaments/<int:tournament_id>/standings",
+        views.StandingsView.as_view(),
+        name="standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>",
+        views.RoundView.as_view(),
+        name="round",
+    ),
+    path("tournaments/<int:tournament_id>/trf", views.TrfView.as_view(), name="trf"),
+    path("tournaments/<int:tournament_id>/games", views.GamesRecordView.as_view(), name="games"),
+]

@@ -1,0 +1,136 @@
+"""The tournaments API: life cycle with real tokens, error codes, schema."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from tournaments import pairing
+from tournaments.models import Tournament
+
+from .helpers import finish, open_games
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser(make_player):
+    player = make_player("olga")
+    player.user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
+    return player
+
+
+def create(organiser, **data):
+    body = {"name": "Spring Swiss", "format": "swiss", "rounds": 3, **data}
+    return organiser.client.post("/api/v1/tournaments", body, format="json")
+
+
+def test_a_swiss_through_the_api(organiser, alice, bob, stranger, api) -> None:
+    made = create(organiser, bye_points="0.5", tiebreaks=["BH", "SB"])
+    assert made.status_code == 201, made.json()
+    tournament = made.json()
+    assert tournament["bye_points"] == "0.5"
+    assert tournament["tiebreaks"] == ["BH", "SB"]
+    assert tournament["rules_version"] == pairing.RULES_VERSION
+    url = f"/api/v1/tournaments/{tournament['id']}"
+    for player in (alice, bob, stranger):
+        assert player.client.post(f"{url}/join").status_code == 201
+    assert alice.client.post(f"{url}/join").json()["code"] == "already_joined"
+    assert alice.client.post(f"{url}/start").json()["code"] == "not_organiser"
+    started = organiser.client.post(f"{url}/start")
+    assert started.status_code == 200
+    assert started.json()["status"] == "running"
+    assert [p["seed"] for p in started.json()["participants"]] == [1, 2, 3]
+
+    round_one = api.get(f"{url}/rounds/1").json()
+    assert len(round_one["boards"]) == 2 and round_one["boards"][1]["black"] is None
+    assert round_one["boards"][1]["white"]["result"] == "U"
+    (game,) = open_games(Tournament.objects.get(pk=tournament["id"]))
+    finish(game, "1-0")
+    standings = api.get(f"{url}/standings").json()
+    assert standings["tiebreaks"] == ["BH", "SB"]
+    assert sorted(row["points"] for row in standings["standings"]) == ["0", "0.5", "1"]
+
+    trf = api.get(f"{url}/trf")
+    assert trf["Content-Type"].startswith("text/plain")
+    document = pairing.read_trf(trf.content.decode())
+    assert document.name == "Spring Swiss"
+    assert document.tournament.rounds_played == 1 and document.tournament.total_rounds == 3
+    records = api.get(f"{url}/games")
+    assert records.status_code == 200 and '[Result "1-0"]' in records.content.decode()
+
+
+def test_listing_filters_by_status(organiser, api) -> None:
+    create(organiser, name="Upcoming one")
+    listed = api.get("/api/v1/tournaments?status=upcoming").json()
+    assert [t["name"] for t in listed["results"]] == ["Upcoming one"]
+    assert api.get("/api/v1/tournaments?status=running").json()["results"] == []
+    bad = api.get("/api/v1/tournaments?status=soon")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+
+
+def test_players_without_the_permission_cannot_create(alice, api) -> None:
+    refused = alice.client.post(
+        "/api/v1/tournaments", {"name": "X", "format": "swiss", "rounds": 3}, format="json"
+    )
+    assert (refused.status_code, refused.json()["code"]) == (403, "cannot_organise")
+    anonymous = api.post("/api/v1/tournaments", {"name": "X"}, format="json")
+    assert anonymous.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"format": "swiss", "rounds": None}, "rounds"),
+        ({"format": "roundrobin", "rounds": 4}, "rounds"),
+        ({"format": "knockout"}, "format"),
+        ({"tiebreaks": ["BH", "BH"]}, "tiebreaks"),
+        ({"tiebreaks": ["XYZ"]}, "tiebreaks"),
+        ({"bye_points": "2"}, "bye_points"),
+        ({"days_per_turn": 0}, "days_per_turn"),
+        ({"starts_at": "2001-01-01T00:00:00Z"}, "starts_at"),
+        ({"name": ""}, "name"),
+    ],
+)
+def test_bad_settings_are_400_with_the_field(organiser, data, field) -> None:
+    answer = create(organiser, **data)
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["code"] == "invalid"
+    assert field in answer.json()["fields"]
+
+
+def test_unknown_tournament_and_round_are_404(organiser, api) -> None:
+    assert api.get("/api/v1/tournaments/999999").json()["code"] == "not_found"
+    url = f"/api/v1/tournaments/{create(organiser).json()['id']}"
+    answer = api.get(f"{url}/rounds/1")
+    assert (answer.status_code, answer.json()["code"]) == (404, "not_found")
+    assert api.get(f"{url}/standings").json()["standings"] == []
+
+
+def test_withdraw_and_join_errors(organiser, alice, bob) -> None:
+    url = f"/api/v1/tournaments/{create(organiser, max_players=2).json()['id']}"
+    assert alice.client.post(f"{url}/withdraw").json()["code"] == "not_joined"
+    alice.client.post(f"{url}/join")
+    organiser.client.post(f"{url}/join")
+    full = bob.client.post(f"{url}/join")
+    assert (full.status_code, full.json()["code"]) == (409, "tournament_full")
+    assert alice.client.post(f"{url}/withdraw").status_code == 200
+    assert bob.client.post(f"{url}/join").status_code == 201
+    started = organiser.client.post(f"{url}/start").json()
+    assert started["status"] == "running"
+    late = alice.client.post(f"{url}/join")
+    assert (late.status_code, late.json()["code"]) == (409, "registration_closed")
+
+
+def test_schema_documents_the_tournament_endpoints(api) -> None:
+    schema = api.get("/api/v1/schema?format=json").json()
+    for path in (
+        "/api/v1/tournaments",
+        "/api/v1/tournaments/{tournament_id}",
+        "/api/v1/tournaments/{tournament_id}/join",
+        "/api/v1/tournaments/{tournament_id}/withdraw",
+        "/api/v1/tournaments/{tournament_id}/standings",
+        "/api/v1/tournaments/{tournament_id}/rounds/{number}",
+        "/api/v1/tournaments/{tournament_id}/trf",
+    ):
+        assert path in schema["paths"], path
