@@ -50,9 +50,11 @@ def test_a_new_user_challenges_a_bot_and_gets_replies_from_the_worker(
     assert made.status_code == 201
     # The request returned at once; the worker accepts the challenge for the bot.
     game_id = wait_for(
-        lambda: Challenge.objects.filter(pk=made.json()["id"], status="accepted")
-        .values_list("game_id", flat=True)
-        .first(),
+        lambda: (
+            Challenge.objects.filter(pk=made.json()["id"], status="accepted")
+            .values_list("game_id", flat=True)
+            .first()
+        ),
         celery_worker_process,
     )
     for ply in (1, 3, 5):

@@ -18,7 +18,5 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         users = ensure_builtin_bots()
-        names = ", ".join(
-            f"{user.username} (level {user.profile.bot_level})" for user in users
-        )
+        names = ", ".join(f"{user.username} (level {user.profile.bot_level})" for user in users)
         self.stdout.write(f"Built-in bots: {names}")
