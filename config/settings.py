@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -133,6 +134,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "clocks",
+    "notifications",
     "tournaments",
     "web",
 ]
@@ -307,6 +310,26 @@ EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)
 STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 5, minimum=1)
 STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 300, minimum=5)
 
+# Correspondence clocks (clocks app) and notifications: see README "Correspondence clocks".
+CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
+    # Ends due vacations, expires run-out clocks (exactly once), warns low clocks.
+    "task": "clocks.tasks.sweep_clocks",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["notifications-digest"] = {
+    "task": "notifications.tasks.send_digests",
+    "schedule": crontab(hour=env_int("NOTIFICATIONS_DIGEST_HOUR", 7, minimum=0), minute=0),
+}
+CELERY_BEAT_SCHEDULE["notifications-requeue"] = {
+    "task": "notifications.tasks.requeue_stale_emails",
+    "schedule": 600.0,
+}
+CLOCKS_VACATION_DAYS_PER_YEAR = env_int("CLOCKS_VACATION_DAYS_PER_YEAR", 14, minimum=0)
+# At most one "your turn" email per game in this many hours (or a daily digest).
+NOTIFICATIONS_TURN_EMAIL_HOURS = env_int("NOTIFICATIONS_TURN_EMAIL_HOURS", 12, minimum=0)
+# Absolute links in emails (game pages, unsubscribe).
+SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
+
 # --- Internationalisation --------------------------------------------------------
 
 LANGUAGE_CODE = "en"
@@ -374,6 +397,9 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "GameResultEnum": "games.models.Game.Result",
+        "ClockKindEnum": "games.models.ClockKind",
+        "TurnEmailEnum": "games.models.TurnEmail",
+        "NotificationKindEnum": "notifications.models.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
@@ -394,7 +420,7 @@ LOGGING = {
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
     "django.core.mail.backends.console.EmailBackend"
-    if (DEBUG or EMBEDDED)
+    if (DEBUG or EMBEDDED or TESTING)
     else "django.core.mail.backends.smtp.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "adaptoid@localhost"

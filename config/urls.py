@@ -11,6 +11,9 @@ from games.api.views import healthz
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("clocks.api_urls")),
+    path("api/v1/", include("notifications.api_urls")),
+    path("notifications/", include("notifications.urls")),
     path("api/v1/", include("tournaments.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("", include("web.urls")),
