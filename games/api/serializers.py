@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Challenge, Color, Game
+from games.models import Challenge, ClockKind, Color, Game
 from games.services import MAX_DAYS_PER_TURN
 
 # --- Requests ------------------------------------------------------------------------
@@ -18,6 +19,37 @@ class CredentialsSerializer(serializers.Serializer):
     password = serializers.CharField(
         max_length=256, trim_whitespace=False, style={"input_type": "password"}
     )
+
+
+class ClockRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=ClockKind.choices,
+        default=ClockKind.PER_TURN,
+        help_text=_(
+            "per_turn: `days` for each turn. bank: a bank of `days` days, "
+            "`increment_hours` added after each turn, capped at the initial bank."
+        ),
+    )
+    days = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_DAYS_PER_TURN,
+        help_text=_("per_turn: 1, 2, 3, 5, 7, 10 or 14. bank: the initial bank, 1 to 30."),
+    )
+    increment_hours = serializers.IntegerField(min_value=0, max_value=240, default=0)
+    weekend_pause = serializers.BooleanField(
+        default=False,
+        help_text=_("The clocks stop on Saturday and Sunday in the player's time zone."),
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        from clocks.state import time_control_errors
+
+        problems = time_control_errors(
+            kind=attrs["kind"], days=attrs["days"], increment_hours=attrs["increment_hours"]
+        )
+        if problems:
+            raise serializers.ValidationError(problems)
+        return attrs
 
 
 class ChallengeRequestSerializer(serializers.Serializer):
@@ -36,6 +68,21 @@ class ChallengeRequestSerializer(serializers.Serializer):
     )
     days_per_turn = serializers.IntegerField(min_value=1, max_value=MAX_DAYS_PER_TURN, default=3)
     rated = serializers.BooleanField(default=True)
+    clock = ClockRequestSerializer(
+        required=False,
+        help_text=_("Time control; overrides days_per_turn. Absent: days_per_turn days per turn."),
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # The service takes flat keyword arguments: the clock object's days become
+        # days_per_turn (per turn, or the initial bank).
+        clock = attrs.pop("clock", None)
+        if clock is not None:
+            attrs["days_per_turn"] = clock["days"]
+            attrs["clock_kind"] = clock["kind"]
+            attrs["increment_hours"] = clock["increment_hours"]
+            attrs["weekend_pause"] = clock["weekend_pause"]
+        return attrs
 
 
 class TurnRequestSerializer(serializers.Serializer):
@@ -89,12 +136,35 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class ClockSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ClockKind.choices)
+    days = serializers.IntegerField(help_text=_("Days per turn, or the initial time bank."))
+    increment_hours = serializers.FloatField(help_text=_("Bank increment per turn (0 per turn)."))
+    weekend_pause = serializers.BooleanField()
+    vacation_allowed = serializers.BooleanField(
+        help_text=_("False when a tournament forbids vacation: the clocks never stop.")
+    )
+    white_remaining = serializers.IntegerField(help_text=_("Seconds left on White's clock now."))
+    black_remaining = serializers.IntegerField(help_text=_("Seconds left on Black's clock now."))
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text=_("When the running clock reaches zero; null if stopped (vacation) or over."),
+    )
+    paused = serializers.BooleanField(
+        help_text=_("The running clock is stopped now (vacation or weekend), or the game is over.")
+    )
+    running = serializers.ChoiceField(
+        choices=Color.choices, allow_null=True, help_text=_("Whose clock runs.")
+    )
+
+
 class GameSerializer(serializers.ModelSerializer):
     white = serializers.CharField(source="white.username")
     black = serializers.CharField(source="black.username")
     to_move = serializers.ChoiceField(choices=Color.choices, allow_null=True)
     turns = serializers.SerializerMethodField()
     termination = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -114,6 +184,7 @@ class GameSerializer(serializers.ModelSerializer):
             "rated",
             "days_per_turn",
             "deadline",
+            "clock",
             "created",
             "updated",
             "finished",
@@ -126,6 +197,14 @@ class GameSerializer(serializers.ModelSerializer):
 
     def get_termination(self, game: Game) -> str | None:
         return game.termination or None
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, game: Game) -> dict[str, Any]:
+        from django.utils import timezone
+
+        from clocks.state import clock_state
+
+        return ClockSerializer(clock_state(game, timezone.now())).data
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -142,6 +221,9 @@ class ChallengeSerializer(serializers.ModelSerializer):
             "color",
             "opening",
             "days_per_turn",
+            "clock_kind",
+            "increment_hours",
+            "weekend_pause",
             "rated",
             "status",
             "game",

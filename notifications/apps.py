@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+    verbose_name = _("Notifications")
+
+    def ready(self) -> None:
+        # Turn played, game over, challenge received → notify() (games.signals).
+        from notifications import receivers  # noqa: F401

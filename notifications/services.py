@@ -1,0 +1,340 @@
+"""Notify players: the on-site list, and emails sent by Celery after commit.
+
+``notify(*, user, kind, …)`` is the one entry point (the tournaments app calls it
+for "tournament started" and "new round paired").  It stores a Notification in
+the caller's transaction and decides about the email:
+
+* emails off, no address, or a bot → none;
+* "your turn" with the daily digest chosen → waits for the digest;
+* "your turn" with an email already sent (or on its way) for the same game in the
+  last ``NOTIFICATIONS_TURN_EMAIL_HOURS`` hours → batched (not emailed again);
+* otherwise → queued: ``send_notification_email`` runs once the transaction
+  commits, so a turn never waits for (or is rolled back by) the mail server.
+
+Sending is claimed with a guarded UPDATE (pending → sending) and marked sent after
+the mail server accepted it: a redelivered task finds it sent and does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from games.models import Game, Profile, TurnEmail
+from notifications.models import EmailState, Kind, Notification
+
+logger = logging.getLogger(__name__)
+User = get_user_model()
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+# A sender that claimed an email this long ago without finishing has died.
+STALE_CLAIM = dt.timedelta(minutes=15)
+# Emailing these does not make sense (the list on the site shows them).
+SITE_ONLY_KINDS: frozenset[str] = frozenset()
+
+
+def turn_email_hours() -> int:
+    return int(getattr(settings, "NOTIFICATIONS_TURN_EMAIL_HOURS", 12))
+
+
+def site_url() -> str:
+    return str(getattr(settings, "SITE_URL", "http://127.0.0.1:8000")).rstrip("/")
+
+
+def game_url(game_id: int) -> str:
+    return f"/games/{game_id}/"
+
+
+def _email_state(
+    *, user: AbstractBaseUser, profile: Profile, kind: str, game: Game | None, now: dt.datetime
+) -> tuple[str, bool]:
+    """(email_state, digest) for a new notification."""
+    if not profile.email_notifications or not user.email or profile.is_bot:
+        return EmailState.NONE, False
+    if kind in SITE_ONLY_KINDS:
+        return EmailState.NONE, False
+    if kind != Kind.YOUR_TURN:
+        return EmailState.PENDING, False
+    if profile.turn_email == TurnEmail.DIGEST:
+        return EmailState.DIGEST, True
+    recent = Notification.objects.filter(
+        user=user,
+        kind=Kind.YOUR_TURN,
+        game=game,
+        email_state__in=[EmailState.PENDING, EmailState.SENDING, EmailState.SENT],
+        created__gte=now - dt.timedelta(hours=turn_email_hours()),
+    )
+    if game is not None and recent.exists():
+        return EmailState.BATCHED, False
+    return EmailState.PENDING, False
+
+
+def notify(
+    *,
+    user: AbstractBaseUser,
+    kind: str,
+    game: Game | None = None,
+    params: dict[str, Any] | None = None,
+    url: str = "",
+    dedupe_key: str = "",
+    now: dt.datetime | None = None,
+) -> Notification | None:
+    """Tell `user` about an event of `kind` (a notifications.models.Kind value).
+
+    `params` fill the message's placeholders (JSON values: ids, names, numbers);
+    `url` is a site path the notification links to (the game page by default when
+    `game` is given).  With a `dedupe_key`, a second notification with the same
+    key for the same user is not created (None is returned): safe for sweepers
+    that may run twice.  Call it inside your transaction; the email goes after commit.
+    """
+    if kind not in Kind.values:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    now = now or timezone.now()
+    profile = Profile.objects.get(user=user)
+    state, digest = _email_state(user=user, profile=profile, kind=kind, game=game, now=now)
+    values = dict(params or {})
+    if game is not None:
+        values.setdefault("game", game.pk)
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate key must not spoil the caller
+            notification = Notification.objects.create(
+                user=user,
+                kind=kind,
+                game=game,
+                params=values,
+                url=url or (game_url(game.pk) if game is not None else ""),
+                dedupe_key=dedupe_key,
+                email_state=state,
+                digest=digest,
+            )
+    except IntegrityError:
+        if dedupe_key and Notification.objects.filter(user=user, dedupe_key=dedupe_key).exists():
+            return None
+        raise
+    if state == EmailState.PENDING:
+        from games.tasks import enqueue
+        from notifications.tasks import send_notification_email
+
+        enqueue(send_notification_email, notification.pk)
+    return notification
+
+
+# --- Reading ----------------------------------------------------------------------------
+
+
+def mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
+    """Mark the user's notifications (all, or those `ids`) read; returns how many."""
+    unread = Notification.objects.filter(user=user, read__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    return unread.update(read=timezone.now())
+
+
+def unread_count(user: AbstractBaseUser) -> int:
+    return Notification.objects.filter(user=user, read__isnull=True).count()
+
+
+# --- Unsubscribe ------------------------------------------------------------------------
+
+
+def unsubscribe_token(user: AbstractBaseUser) -> str:
+    """A signed token naming the user: the link works without logging in."""
+    return signing.dumps({"u": user.pk}, salt=UNSUBSCRIBE_SALT)
+
+
+def unsubscribe_url(user: AbstractBaseUser) -> str:
+    return site_url() + reverse(
+        "notifications:unsubscribe", kwargs={"token": unsubscribe_token(user)}
+    )
+
+
+def unsubscribe(*, token: str) -> AbstractBaseUser | None:
+    """Turn every email off for the token's user; None for a bad or forged token."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    user = User.objects.filter(pk=data.get("u") if isinstance(data, dict) else None).first()
+    if user is None:
+        return None
+    Profile.objects.filter(user=user).update(email_notifications=False)
+    # Whatever was still waiting is not sent any more.
+    Notification.objects.filter(
+        user=user, email_state__in=[EmailState.PENDING, EmailState.DIGEST]
+    ).update(email_state=EmailState.NONE)
+    return user
+
+
+# --- Sending ----------------------------------------------------------------------------
+
+
+def _message(
+    *, user: AbstractBaseUser, subject: str, template: str, context: dict[str, Any]
+) -> EmailMultiAlternatives:
+    link = unsubscribe_url(user)
+    body = render_to_string(
+        template, {**context, "user": user, "unsubscribe_url": link, "site_url": site_url()}
+    )
+    message = EmailMultiAlternatives(
+        subject=subject.strip().replace("\n", " "),
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        # RFC 8058 one-click unsubscribe, understood by the big mail clients.
+        headers={
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    return message
+
+
+def _release(ids: list[int], *, failed: bool = False) -> None:
+    """Give claimed notifications back (to their queue, or mark them failed)."""
+    if failed:
+        target: Any = Value(EmailState.FAILED)
+    else:
+        target = Case(
+            When(digest=True, then=Value(EmailState.DIGEST)), default=Value(EmailState.PENDING)
+        )
+    Notification.objects.filter(pk__in=ids, email_state=EmailState.SENDING).update(
+        email_state=target, email_claimed=None
+    )
+
+
+def deliver_email(*, notification_id: int, now: dt.datetime | None = None) -> str:
+    """Send one notification's email, at most once; returns what happened.
+
+    Raises the mail server's error after releasing the claim (the task retries).
+    """
+    now = now or timezone.now()
+    claimed = Notification.objects.filter(
+        pk=notification_id, email_state=EmailState.PENDING
+    ).update(
+        email_state=EmailState.SENDING, email_claimed=now, email_attempts=F("email_attempts") + 1
+    )
+    if not claimed:
+        state = (
+            Notification.objects.filter(pk=notification_id)
+            .values_list("email_state", flat=True)
+            .first()
+        )
+        return f"not sent: {state or 'missing'}"
+    notification = Notification.objects.select_related("user__profile").get(pk=notification_id)
+    user = notification.user
+    try:
+        with translation.override(user.profile.language):
+            message = _message(
+                user=user,
+                subject=f"Adaptoid: {notification.get_kind_display()}",
+                template="notifications/email/notification.txt",
+                context={"notification": notification, "text": notification.message},
+            )
+        message.send()
+    except Exception:
+        _release([notification_id])
+        raise
+    Notification.objects.filter(pk=notification_id, email_state=EmailState.SENDING).update(
+        email_state=EmailState.SENT, emailed=timezone.now()
+    )
+    return "sent"
+
+
+def give_up_email(*, notification_id: int) -> None:
+    """The retries are exhausted: mark it failed (it stays on the site)."""
+    Notification.objects.filter(pk=notification_id, email_state=EmailState.PENDING).update(
+        email_state=EmailState.FAILED
+    )
+
+
+def users_with_digest() -> list[int]:
+    return list(
+        Notification.objects.filter(email_state=EmailState.DIGEST)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
+def deliver_digest(*, user_id: int, now: dt.datetime | None = None) -> int:
+    """One email listing the user's waiting "your turn" notifications; returns how many."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # Claim exactly the rows this digest lists: a second digest run skips them.
+        waiting = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(user_id=user_id, email_state=EmailState.DIGEST)
+            .values_list("pk", flat=True)
+        )
+        claimed = Notification.objects.filter(pk__in=waiting, email_state=EmailState.DIGEST).update(
+            email_state=EmailState.SENDING,
+            email_claimed=now,
+            email_attempts=F("email_attempts") + 1,
+        )
+    if not claimed:
+        return 0
+    items = list(
+        Notification.objects.filter(pk__in=waiting, email_state=EmailState.SENDING).order_by(
+            "created"
+        )
+    )
+    user = User.objects.select_related("profile").get(pk=user_id)
+    try:
+        with translation.override(user.profile.language):
+            # One line per game: the latest notification of each.
+            latest: dict[Any, Notification] = {}
+            for item in items:
+                latest[item.game_id or f"n{item.pk}"] = item
+            message = _message(
+                user=user,
+                subject=translation.gettext("Adaptoid: your daily digest"),
+                template="notifications/email/digest.txt",
+                context={"items": [(item, item.message) for item in latest.values()]},
+            )
+        message.send()
+    except Exception:
+        _release([item.pk for item in items])
+        raise
+    Notification.objects.filter(
+        pk__in=[item.pk for item in items], email_state=EmailState.SENDING
+    ).update(email_state=EmailState.SENT, emailed=timezone.now())
+    return len(items)
+
+
+def release_stale_claims(*, now: dt.datetime | None = None) -> list[int]:
+    """Senders that died mid-send leave 'sending' rows: put them back; returns the
+    ids that are pending again (to queue)."""
+    now = now or timezone.now()
+    stale = Notification.objects.filter(
+        email_state=EmailState.SENDING, email_claimed__lt=now - STALE_CLAIM
+    )
+    ids = list(stale.values_list("pk", flat=True))
+    _release(ids)
+    return list(
+        Notification.objects.filter(pk__in=ids, email_state=EmailState.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def opponent_name(game: Game, user_id: int) -> str:
+    other = game.black if user_id == game.white_id else game.white
+    return other.get_username()
+
+
+def recent_for(user: AbstractBaseUser, *, unread_only: bool = False) -> Any:
+    notifications = Notification.objects.filter(user=user)
+    if unread_only:
+        notifications = notifications.filter(read__isnull=True)
+    return notifications
