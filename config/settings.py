@@ -403,9 +403,6 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
-        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
-        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
-        "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
     },
 }
 

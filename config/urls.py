@@ -16,6 +16,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("api/v1/", include("tournaments.api_urls")),
     path("healthz", healthz, name="healthz"),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.bot_urls")),  # bots, bot matches, leaderboard
     path("", include("web.urls")),
 ]

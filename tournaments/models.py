@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -100,6 +101,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", kwargs={"tournament_id": self.pk})
 
     @property
     def is_round_robin(self) -> bool:
@@ -219,3 +223,15 @@ class Pairing(models.Model):
     @property
     def is_finished(self) -> bool:
         return bool(self.white_outcome)
+
+    @property
+    def result_display(self) -> str:
+        """``1–0``, ``½–½``, ``+–−`` (forfeit), ``*`` while playing; bye boards show their code."""
+        if not self.white_outcome:
+            return "*"
+        if self.black_id is None:
+            return _SHOWN.get(self.white_outcome, self.white_outcome)
+        return f"{_SHOWN[self.white_outcome]}–{_SHOWN[self.black_outcome]}"
+
+
+_SHOWN = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "U": "U", "Z": "0", "H": "½", "F": "1"}

@@ -1,0 +1,104 @@
+"""Admin for organisers: tournaments with their players, rounds and boards.
+
+State changes that have rules (start, withdraw, results) go through services:
+the admin actions call them; seeds, rounds and outcomes are read-only here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError
+from tournaments import services
+from tournaments.models import Pairing, Participant, Round, Tournament
+
+
+class ParticipantInline(admin.TabularInline):
+    model = Participant
+    extra = 0
+    fields = ["user", "seed", "rating", "joined", "withdrawn", "absent"]
+    readonly_fields = ["seed", "rating", "joined", "withdrawn"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "name",
+        "format",
+        "status",
+        "current_round",
+        "rounds",
+        "organiser",
+        "starts_at",
+    ]
+    list_filter = ["status", "format", "rated", "opening"]
+    search_fields = ["name", "organiser__username"]
+    list_select_related = ["organiser"]
+    readonly_fields = ["status", "current_round", "created", "started", "finished"]
+    raw_id_fields = ["organiser"]
+    inlines = [ParticipantInline]
+    actions = ["start_now"]
+
+    @admin.action(description=_("Start the selected tournaments now"))
+    def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            try:
+                services.start_tournament(tournament=tournament, by=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, _("%(t)s started.") % {"t": tournament})
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):
+    list_display = ["user", "tournament", "seed", "rating", "withdrawn", "absent"]
+    list_filter = ["absent"]
+    search_fields = ["user__username", "tournament__name"]
+    list_select_related = ["user", "tournament"]
+    readonly_fields = ["seed", "rating", "joined", "withdrawn", "withdrawn_after_round"]
+    raw_id_fields = ["user", "tournament"]
+    actions = ["withdraw_players"]
+
+    @admin.action(description=_("Withdraw the selected players (unfinished games forfeited)"))
+    def withdraw_players(self, request: HttpRequest, queryset: QuerySet[Participant]) -> None:
+        for participant in queryset.select_related("tournament", "user"):
+            try:
+                services.withdraw(tournament=participant.tournament, user=participant.user)
+            except DomainError as exc:
+                self.message_user(request, f"{participant}: {exc.message}", messages.ERROR)
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    can_delete = False
+    fields = ["board", "white", "black", "white_outcome", "black_outcome", "game"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "created"]
+    list_select_related = ["tournament"]
+    search_fields = ["tournament__name"]
+    readonly_fields = ["tournament", "number", "created"]
+    inlines = [PairingInline]
+
+
+@admin.register(Pairing)
+class PairingAdmin(admin.ModelAdmin):
+    list_display = ["round", "board", "white", "black", "white_outcome", "black_outcome", "game"]
+    list_select_related = ["round__tournament", "white__user", "black__user", "game"]
+    search_fields = ["white__user__username", "black__user__username", "round__tournament__name"]
+    readonly_fields = ["round", "board", "white", "black", "game", "white_outcome", "black_outcome"]

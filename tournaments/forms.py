@@ -1,0 +1,67 @@
+"""The organiser's form for a new tournament; the service does the real checks."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+from tournaments import pairing
+from tournaments.models import Tournament
+
+TIEBREAK_LABELS = {
+    "BH": _("Buchholz"),
+    "BH-C1": _("Buchholz Cut-1"),
+    "SB": _("Sonneborn-Berger"),
+    "DE": _("Direct encounter"),
+    "WIN": _("Number of wins"),
+    "WON": _("Games won over the board"),
+    "BPG": _("Games with Black"),
+    "BWG": _("Wins with Black"),
+}
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
+    rounds = forms.IntegerField(
+        label=_("Rounds"), required=False, min_value=1, help_text=_("Swiss only.")
+    )
+    opening = forms.ChoiceField(
+        label=_("Opening"),
+        choices=[
+            (Game.Opening.STANDARD, Game.Opening.STANDARD.label),
+            (Game.Opening.PIE, Game.Opening.PIE.label),
+        ],
+    )
+    days_per_turn = forms.IntegerField(label=_("Days per turn"), initial=3, min_value=1)
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    registration_opens = forms.DateTimeField(
+        label=_("Registration opens"), required=False, help_text=_("UTC, e.g. 2026-12-01 18:00")
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        required=False,
+        help_text=_("UTC; registration closes then and the tournament starts by itself."),
+    )
+    max_players = forms.IntegerField(label=_("Player limit"), required=False, min_value=2)
+    bye_points = forms.TypedChoiceField(
+        label=_("A bye scores"), choices=Tournament.ByePoints.choices, coerce=int, initial=2
+    )
+    tiebreaks = forms.CharField(
+        label=_("Tie-breaks"),
+        required=False,
+        help_text=_("In order, separated by commas, from: %(names)s. Empty: the usual order.")
+        % {"names": ", ".join(pairing.TIEBREAK_NAMES)},
+    )
+    all_at_once = forms.BooleanField(
+        label=_("Start all games at once (round robin)"), required=False
+    )
+    allow_bots = forms.BooleanField(label=_("Bots may join"), required=False)
+
+    def service_arguments(self) -> dict[str, object]:
+        data = dict(self.cleaned_data)
+        raw = data.pop("tiebreaks") or ""
+        names = [name.strip().upper() for name in raw.split(",") if name.strip()]
+        data["tiebreaks"] = names or None
+        return data

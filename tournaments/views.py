@@ -1,0 +1,153 @@
+"""Tournament pages: list, create, tournament (standings), crosstable, rounds, downloads.
+
+Views parse and format; every change goes through tournaments.services and a
+refusal becomes a message in words.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.errors import DomainError
+from tournaments import errors, services
+from tournaments.api.views import filter_by_status, text_download, tournaments_queryset
+from tournaments.forms import TIEBREAK_LABELS, TournamentForm
+from tournaments.models import Participant, Tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    queryset = tournaments_queryset()
+    sections = [
+        ("upcoming", _("Upcoming"), filter_by_status(queryset, "upcoming")[:50]),
+        ("running", _("Running"), filter_by_status(queryset, "running")[:50]),
+        ("finished", _("Finished"), filter_by_status(queryset, "finished")[:50]),
+    ]
+    return render(
+        request,
+        "tournaments/list.html",
+        {"sections": sections, "can_organise": services.can_organise(request.user)},
+    )
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    if not services.can_organise(request.user):
+        raise PermissionDenied
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.create_tournament(
+                organiser=request.user, **form.service_arguments()
+            )
+        except errors.InvalidTournament as exc:
+            for field, problems in exc.details.get("fields", {}).items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect("tournaments:detail", tournament_id=tournament.pk)
+    return render(request, "tournaments/create.html", {"form": form})
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    return get_object_or_404(tournaments_queryset(), pk=tournament_id)
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    participants = list(tournament.participants.select_related("user__profile"))
+    mine: Participant | None = None
+    if request.user.is_authenticated:
+        mine = next((p for p in participants if p.user_id == request.user.pk), None)
+    table = services.standings(tournament) if tournament.started else None
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "participants": participants,
+            "mine": mine,
+            "table": table,
+            "tiebreak_labels": [(name, TIEBREAK_LABELS[name]) for name in tournament.tiebreak_list],
+            "registration_open": services.registration_is_open(tournament),
+            "may_manage": services.may_manage(request.user, tournament),
+            "rounds": range(1, tournament.current_round + 1),
+            **services.describe(tournament),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    calls = {
+        "join": (lambda: services.join(tournament=tournament, user=request.user), _("Joined.")),
+        "withdraw": (
+            lambda: services.withdraw(tournament=tournament, user=request.user),
+            _("Withdrawn."),
+        ),
+        "start": (
+            lambda: services.start_tournament(tournament=tournament, by=request.user),
+            _("The tournament has started."),
+        ),
+    }
+    if action not in calls:
+        raise Http404
+    call, done = calls[action]
+    try:
+        call()
+    except DomainError as exc:
+        messages.error(request, str(exc.message))
+    else:
+        messages.success(request, done)
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    table, cells = services.crosstable(tournament)
+    return render(
+        request,
+        "tournaments/crosstable.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "lines": list(zip(table.rows, cells, strict=True)),
+            "rounds": range(1, table.rounds + 1),
+        },
+    )
+
+
+def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    boards = services.round_pairings(tournament, number)
+    if not boards:
+        raise Http404
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "tournament": tournament,
+            "number": number,
+            "boards": boards,
+            "rounds": range(1, tournament.current_round + 1),
+            "bye": services.pairing.format_points(tournament.bye_points),
+        },
+    )
+
+
+def games_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    return text_download(services.games_agn(tournament), f"tournament-{tournament.pk}.agn")
+
+
+def trf_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    return text_download(services.trf(tournament), f"tournament-{tournament.pk}.trf")
