@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from engine import Position, Turn
@@ -64,6 +65,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
         admin_password = self._admin(User)
+        # Built-in bots first: every set-up (dev.py start) ends with them present.
+        call_command("create_bots", stdout=self.stdout)
         if not User.objects.filter(username="alice").exists():
             self._players_and_games(User)
             self.stdout.write(self.style.SUCCESS("Demo data loaded."))
