@@ -701,26 +701,42 @@ class Position:
         return LegalTurns(self)
 
     def _targets(self, f: int, empty: int, enemy: int) -> tuple[int, int, int]:
-        """``(empty destinations, reachable enemies, attackable enemies)`` of cell ``f``."""
+        """``(empty destinations, reachable enemies, attackable enemies)`` of cell ``f``.
+
+        Reachability is a flood fill: ``legs - 1`` dilations within the empty
+        cells give the cells the adaptoid can pass through; one more dilation
+        gives the destinations (empty) and the enemies it can enter.
+        """
         lg = self._legs[f]
         if not lg:
             return 0, 0, 0
-        dilate = self.board.dilate
+        board = self.board
+        mask = board.mask
+        st = board.stride
+        st1 = st + 1
         reach = 1 << f
         for _ in range(lg - 1):
-            grown = reach | (dilate(reach) & empty)
+            grown = reach | (
+                (reach << 1 | reach >> 1 | reach << st | reach >> st | reach << st1 | reach >> st1)
+                & empty
+            )
             if grown == reach:
                 break
             reach = grown
-        d = dilate(reach)
+        d = (
+            reach << 1 | reach >> 1 | reach << st | reach >> st | reach << st1 | reach >> st1
+        ) & mask
         enemies = d & enemy
-        pc = self._pins[f]
         attackable = 0
-        if pc:
+        pc = self._pins[f]
+        if pc and enemies:
             pins = self._pins
-            for t in _bits(enemies):
-                if pins[t] <= pc:
-                    attackable |= 1 << t
+            m = enemies
+            while m:
+                low = m & -m
+                m ^= low
+                if pins[low.bit_length() - 1] <= pc:
+                    attackable |= low
         return d & empty, enemies, attackable
 
     def _after_move(self, f: int, t: int) -> tuple[bool, int, int, list[int], bool, bool, bool]:
@@ -736,7 +752,14 @@ class Position:
         empty = self.board.mask & ~(own | enemy)
         legs = self._legs
         pins = self._pins
-        under6 = [i for i in _bits(own) if legs[i] + pins[i] < MAX_LIMBS]
+        under6 = []
+        m = own
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            if legs[i] + pins[i] < MAX_LIMBS:
+                under6.append(i)
         can_create = own.bit_count() < MAX_ADAPTOIDS
         can_leg = self._nl[s] < MAX_LEGS
         can_pincer = self._np[s] < MAX_PINCERS
@@ -810,28 +833,120 @@ class Position:
         return out
 
     def _count_raw(self) -> int:
-        """The number of legal turns (the game must not be over; repetition ignored)."""
+        """The number of legal turns, without building them (the game must not be
+        over; repetition ignored).
+
+        For each move option (including "no move") the number of actions is
+        counted from masks: empty cells next to an own adaptoid (if under 12
+        adaptoids) plus own adaptoids under 6 limbs times the limb kinds still
+        in supply; a game-ending move, or an option without any action, counts 1.
+        """
         s = self._side
-        own = self._occ[s]
-        enemy = self._occ[s ^ 1]
-        empty = self.board.mask & ~(own | enemy)
-        dilate = self.board.dilate
-
-        def actions(f: int, t: int) -> int:
-            over, own2, empty2, under6, cc, cl, cp = self._after_move(f, t)
-            if over:
-                return 1
-            n = (dilate(own2) & empty2).bit_count() if cc else 0
-            n += len(under6) * (cl + cp)
-            return n or 1
-
-        total = actions(-1, -1)
-        for f in _bits(own):
-            dests, _enemies, attackable = self._targets(f, empty, enemy)
-            for t in _bits(dests):
-                total += actions(f, t)
-            for t in _bits(attackable):
-                total += actions(f, t)
+        occ = self._occ
+        own = occ[s]
+        enemy = occ[s ^ 1]
+        board = self.board
+        mask = board.mask
+        st = board.stride
+        st1 = st + 1
+        nbm = board.neighbour_masks
+        empty = mask & ~(own | enemy)
+        legs = self._legs
+        pins = self._pins
+        nl = self._nl[s]
+        np_ = self._np[s]
+        can_create = own.bit_count() < MAX_ADAPTOIDS
+        kinds = (nl < MAX_LEGS) + (np_ < MAX_PINCERS)
+        under6 = 0
+        movers = []
+        m = own
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            lg = legs[i]
+            if lg + pins[i] < MAX_LIMBS:
+                under6 += 1
+            if lg:
+                movers.append(i)
+        limb_actions = under6 * kinds
+        creates = (
+            (
+                (own << 1 | own >> 1 | own << st | own >> st | own << st1 | own >> st1) & empty
+            ).bit_count()
+            if can_create
+            else 0
+        )
+        total = (creates + limb_actions) or 1
+        if not movers:
+            return total
+        score = self._score
+        mover_wins = score[s] + 1 >= WINNING_SCORE
+        either_wins = mover_wins or score[s ^ 1] + 1 >= WINNING_SCORE
+        last_enemy = enemy.bit_count() == 1
+        for f in movers:
+            bf = 1 << f
+            lg = legs[f]
+            pc = pins[f]
+            reach = bf
+            for _ in range(lg - 1):
+                grown = reach | (
+                    (
+                        reach << 1
+                        | reach >> 1
+                        | reach << st
+                        | reach >> st
+                        | reach << st1
+                        | reach >> st1
+                    )
+                    & empty
+                )
+                if grown == reach:
+                    break
+                reach = grown
+            d = (
+                reach << 1 | reach >> 1 | reach << st | reach >> st | reach << st1 | reach >> st1
+            ) & mask
+            dests = d & empty
+            own_f = own ^ bf
+            dil_f = (
+                own_f << 1 | own_f >> 1 | own_f << st | own_f >> st | own_f << st1 | own_f >> st1
+            ) & mask
+            empty_f = empty | bf
+            if dests:
+                if can_create:
+                    x = dests
+                    while x:
+                        bt = x & -x
+                        x ^= bt
+                        c = ((dil_f | nbm[bt.bit_length() - 1]) & (empty_f ^ bt)).bit_count()
+                        total += (c + limb_actions) or 1
+                else:
+                    total += dests.bit_count() * (limb_actions or 1)
+            if not pc:
+                continue
+            x = d & enemy
+            while x:
+                bt = x & -x
+                x ^= bt
+                t = bt.bit_length() - 1
+                ep = pins[t]
+                if ep > pc:
+                    continue
+                if ep < pc:
+                    if mover_wins or last_enemy:
+                        total += 1
+                        continue
+                    c = ((dil_f | nbm[t]) & empty_f).bit_count() if can_create else 0
+                    total += (c + limb_actions) or 1
+                else:
+                    if either_wins or last_enemy or not own_f:
+                        total += 1
+                        continue
+                    c = (dil_f & (empty_f | bt)).bit_count()
+                    u6 = under6 - (lg + pc < MAX_LIMBS)
+                    k = (nl - lg < MAX_LEGS) + (np_ - pc < MAX_PINCERS)
+                    total += (c + u6 * k) or 1
         return total
 
     def perft(self, depth: int) -> int:
@@ -979,13 +1094,21 @@ class Position:
         own = self._occ[s]
         enemy = self._occ[s ^ 1]
         empty = self.board.mask & ~(own | enemy)
+        legs = self._legs
+        targets = self._targets
         options: list[tuple[int, int, int]] = []
         n = 1
-        for f in _bits(own):
-            dests, _enemies, attackable = self._targets(f, empty, enemy)
-            if dests or attackable:
-                options.append((f, dests, attackable))
-                n += dests.bit_count() + attackable.bit_count()
+        m = own
+        while m:
+            low = m & -m
+            m ^= low
+            f = low.bit_length() - 1
+            if legs[f]:
+                dests, _enemies, attackable = targets(f, empty, enemy)
+                c = dests.bit_count() + attackable.bit_count()
+                if c:
+                    options.append((f, dests, attackable))
+                    n += c
         k = rng.randrange(n)
         f = t = -1
         attack = False
@@ -994,19 +1117,26 @@ class Position:
             for f, dests, attackable in options:
                 nd = dests.bit_count()
                 if k < nd:
-                    t = _bits(dests)[k]
+                    t = _nth_bit(dests, k)
                     break
                 k -= nd
                 na = attackable.bit_count()
                 if k < na:
-                    t = _bits(attackable)[k]
+                    t = _nth_bit(attackable, k)
                     attack = True
                     break
                 k -= na
         over, own2, empty2, under6, cc, cl, cp = self._after_move(f, t)
         if over:
             return f, t, attack, -1, 0
-        creates = self.board.dilate(own2) & empty2 if cc else 0
+        if cc:
+            st = self.board.stride
+            st1 = st + 1
+            creates = (
+                own2 << 1 | own2 >> 1 | own2 << st | own2 >> st | own2 << st1 | own2 >> st1
+            ) & empty2
+        else:
+            creates = 0
         nc = creates.bit_count()
         nu = len(under6)
         total = nc + nu * (cl + cp)
@@ -1014,10 +1144,17 @@ class Position:
             return f, t, attack, -1, 0
         k = rng.randrange(total)
         if k < nc:
-            return f, t, attack, _bits(creates)[k], 1
+            return f, t, attack, _nth_bit(creates, k), 1
         k -= nc
         if cl:
             if k < nu:
                 return f, t, attack, under6[k], 2
             k -= nu
         return f, t, attack, under6[k], 3
+
+
+def _nth_bit(m: int, k: int) -> int:
+    """The index of the ``k``-th (0-based, from the lowest) set bit of ``m``."""
+    for _ in range(k):
+        m &= m - 1
+    return (m & -m).bit_length() - 1
