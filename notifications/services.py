@@ -196,6 +196,7 @@ def _message(
         headers={
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Content-Language": translation.get_language() or settings.LANGUAGE_CODE,
         },
     )
     return message
