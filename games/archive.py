@@ -22,8 +22,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from engine import STANDARD_START, GameRecord, Position, read_games, write_game
 from games.models import Game, Profile
@@ -50,50 +50,50 @@ def has_tournaments() -> bool:
 class ArchiveFilterForm(forms.Form):
     """Filters of the archive; every field is optional and is also a query parameter."""
 
-    player = forms.CharField(label=_lazy("Player"), required=False, max_length=150)
-    opponent = forms.CharField(label=_lazy("Opponent"), required=False, max_length=150)
+    player = forms.CharField(label=_("Player"), required=False, max_length=150)
+    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
     color = forms.ChoiceField(
-        label=_lazy("Player's colour"),
+        label=_("Player's colour"),
         required=False,
-        choices=[("", _lazy("Either")), ("white", _lazy("White")), ("black", _lazy("Black"))],
+        choices=[("", _("Either")), ("white", _("White")), ("black", _("Black"))],
     )
     result = forms.ChoiceField(
-        label=_lazy("Result"),
+        label=_("Result"),
         required=False,
         choices=[
-            ("", _lazy("Any")),
-            ("1-0", _lazy("White won")),
-            ("0-1", _lazy("Black won")),
-            ("1/2-1/2", _lazy("Draw")),
-            ("win", _lazy("Player won")),
-            ("loss", _lazy("Player lost")),
+            ("", _("Any")),
+            ("1-0", _("White won")),
+            ("0-1", _("Black won")),
+            ("1/2-1/2", _("Draw")),
+            ("win", _("Player won")),
+            ("loss", _("Player lost")),
         ],
     )
     termination = forms.ChoiceField(
-        label=_lazy("Termination"),
+        label=_("Termination"),
         required=False,
-        choices=[("", _lazy("Any")), *Game.Termination.choices],
+        choices=[("", _("Any")), *Game.Termination.choices],
     )
-    tournament = forms.IntegerField(label=_lazy("Tournament"), required=False, min_value=1)
+    tournament = forms.IntegerField(label=_("Tournament"), required=False, min_value=1)
     opening = forms.ChoiceField(
-        label=_lazy("Opening"), required=False, choices=[("", _lazy("Any")), *Game.Opening.choices]
+        label=_("Opening"), required=False, choices=[("", _("Any")), *Game.Opening.choices]
     )
     board = forms.ChoiceField(
-        label=_lazy("Board"),
+        label=_("Board"),
         required=False,
-        choices=[("", _lazy("Any")), ("standard", _lazy("Standard")), ("custom", _lazy("Custom"))],
+        choices=[("", _("Any")), ("standard", _("Standard")), ("custom", _("Custom"))],
     )
-    since = forms.DateField(label=_lazy("Finished from"), required=False)
-    until = forms.DateField(label=_lazy("Finished until"), required=False)
-    imported = forms.NullBooleanField(label=_lazy("Imported"), required=False)
+    since = forms.DateField(label=_("Finished from"), required=False)
+    until = forms.DateField(label=_("Finished until"), required=False)
+    imported = forms.NullBooleanField(label=_("Imported"), required=False)
     sort = forms.ChoiceField(
-        label=_lazy("Sort"),
+        label=_("Sort"),
         required=False,
         choices=[
-            ("-finished", _lazy("Newest first")),
-            ("finished", _lazy("Oldest first")),
-            ("-ply", _lazy("Longest first")),
-            ("ply", _lazy("Shortest first")),
+            ("-finished", _("Newest first")),
+            ("finished", _("Oldest first")),
+            ("-ply", _("Longest first")),
+            ("ply", _("Shortest first")),
         ],
     )
 
@@ -110,7 +110,7 @@ class ArchiveFilterForm(forms.Form):
             return None
         user = User.objects.filter(username__iexact=value).only("id").first()
         if user is None:
-            self.add_error(name, _("There is no player called %(name)s.") % {"name": value})
+            self.add_error(name, gettext("There is no player called %(name)s.") % {"name": value})
         return user
 
     def clean(self) -> dict[str, Any]:
@@ -118,9 +118,9 @@ class ArchiveFilterForm(forms.Form):
         data["player_user"] = self._user("player")
         data["opponent_user"] = self._user("opponent")
         if data.get("result") in ("win", "loss") and not data.get("player"):
-            self.add_error("result", _("Choose a player to filter by wins or losses."))
+            self.add_error("result", gettext("Choose a player to filter by wins or losses."))
         if data.get("color") and not data.get("player"):
-            self.add_error("color", _("Choose a player to filter by colour."))
+            self.add_error("color", gettext("Choose a player to filter by colour."))
         return data
 
 
@@ -374,12 +374,12 @@ def _check(record: GameRecord) -> tuple[Position, str, str]:
         if result not in ("*", outcome.result()):
             raise _Rejected(
                 None,
-                _("the result %(result)s contradicts the final position (%(rules)s)")
+                gettext("the result %(result)s contradicts the final position (%(rules)s)")
                 % {"result": result, "rules": outcome.result()},
             )
         result, termination = outcome.result(), outcome.termination.value
     if result == "*":
-        raise _Rejected(None, _("the game is not finished (result *)"))
+        raise _Rejected(None, gettext("the game is not finished (result *)"))
     if termination not in Game.Termination.values:
         termination = ""
     return position, result, termination
