@@ -136,30 +136,41 @@ def cmd_check(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CommandError(f"cannot read {args.file}: {exc.strerror}", EXIT_SYNTAX) from None
     illegal = syntax = games = 0
+    first_bad = ""
     try:
         for record in read_games(stream):
             games += 1
             name = record.describe()
             if not record.errors:
+                n = len(record.turns)
                 print(
-                    f"game {record.index}: ok ({name}, {len(record.turns)} turns, {record.result})"
+                    f"game {record.index}: ok ({name}, {n} turn{'s' if n != 1 else ''}, "
+                    f"{record.result})"
                 )
                 continue
-            first = record.errors[0]
+            illegal_errors = [e for e in record.errors if e.kind == "illegal"]
+            kind = "illegal" if illegal_errors else "syntax"
+            first = (illegal_errors or record.errors)[0]
             where = f"turn {first.turn_number}: " if first.turn_number else ""
             more = f" (+{len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-            print(f"game {record.index}: {first.kind} ({name}): {where}{first.message}{more}")
-            if any(e.kind == "illegal" for e in record.errors):
+            print(f"game {record.index}: {kind} ({name}): {where}{first.message}{more}")
+            if kind == "illegal":
                 illegal += 1
             else:
                 syntax += 1
+            first_bad = first_bad or f"game {record.index}"
     except UnicodeDecodeError as exc:
         raise CommandError(f"{args.file} is not UTF-8 text: {exc.reason}", EXIT_SYNTAX) from None
     finally:
         if stream is not sys.stdin:
             stream.close()
     bad = illegal + syntax
-    print(f"{games} game{'s' if games != 1 else ''}, {games - bad} ok, {bad} with errors")
+    if bad:
+        print(
+            f"error: {args.file}: {bad} of {games} game{'s' if games != 1 else ''} "
+            f"with errors ({illegal} with an illegal turn or result; first: {first_bad})",
+            file=sys.stderr,
+        )
     if illegal:
         return EXIT_ILLEGAL
     return EXIT_SYNTAX if syntax else EXIT_OK

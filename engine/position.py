@@ -15,8 +15,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.board import STANDARD_BOARD, Board, InvalidBoardError
-from engine.errors import IllegalTurnError, InvalidPositionError, InvalidTurnError
+from engine.board import STANDARD_BOARD, Board
+from engine.errors import (
+    IllegalTurnError,
+    InvalidBoardError,
+    InvalidPositionError,
+    InvalidTurnError,
+)
 from engine.turn import ActionKind, Turn
 
 __all__ = [
@@ -93,6 +98,10 @@ class Piece:
     >>> piece = Piece("D4", Color.BLACK, 2, 2)
     >>> str(piece), piece.limbs
     ('D4B22', 4)
+    >>> piece
+    Piece.parse('D4B22')
+    >>> Piece.parse("d4b22") == piece
+    True
     """
 
     cell: str
@@ -107,6 +116,18 @@ class Piece:
 
     def __str__(self) -> str:
         return f"{self.cell}{self.color.letter.upper()}{self.legs}{self.pincers}"
+
+    def __repr__(self) -> str:
+        return f"Piece.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Piece:
+        """Parse ``<cell><W|B><legs><pincers>`` as in position strings (ValueError if bad)."""
+        m = _PIECE_RE.fullmatch(text)
+        if m is None or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS:
+            raise ValueError(f"{text!r} is not a piece such as 'D4B22'")
+        color = Color.WHITE if m.group(2) in "Ww" else Color.BLACK
+        return cls(m.group(1).upper(), color, int(m.group(3)), int(m.group(4)))
 
 
 class Termination(enum.Enum):
@@ -399,7 +420,7 @@ class Position:
         """The adaptoid on ``cell`` (case-insensitive), or None; KeyError off the board.
 
         >>> Position.standard().piece_at("d6")
-        Piece(cell='D6', color=<Color.BLACK: 'black'>, legs=0, pincers=0)
+        Piece.parse('D6B00')
         """
         name = cell.upper()
         i = self.board.index[name]

@@ -100,8 +100,9 @@ def test_check(tmp_path: pathlib.Path) -> None:
     assert result.returncode == 0
     assert result.stdout.splitlines()[:2] == [
         "game 1: ok (A - B, 2 turns, *)",
-        "game 2: ok (?, 1 turns, *)",
+        "game 2: ok (?, 1 turn, *)",
     ]
+    assert len(result.stdout.splitlines()) == 2 and result.stderr == ""
     bad = tmp_path / "bad.agn"
     bad.write_text("1. D3 C6 *\n\n1. D3 C6 2. D2-D4 *\n\n1. D2P *\n")
     result = run("check", str(bad))
@@ -110,6 +111,8 @@ def test_check(tmp_path: pathlib.Path) -> None:
     assert lines[0].startswith("game 1: ok")
     assert lines[1].startswith("game 2: illegal") and "turn 3" in lines[1] and "D2-D4" in lines[1]
     assert lines[2].startswith("game 3: ok")
+    assert len(lines) == 3
+    assert len(result.stderr.splitlines()) == 1 and "game 2" in result.stderr
 
 
 def test_check_syntax_only_problems_exit_2(tmp_path: pathlib.Path) -> None:
