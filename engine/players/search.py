@@ -11,6 +11,11 @@
   an enemy, killer turns (two per ply) and a history table;
 * leaves are scored by :func:`~engine.players.evaluation.evaluate`, which
   already counts the threats of the side to move and of its opponent;
+* optional late move reductions (``reductions=True``, off in the named
+  players: in short matches at 0.15-0.3 s per turn they scored 18/42 against
+  the same search without them): at depth 3 or more, quiet turns ordered
+  after the first few are searched one turn shallower first, and again in
+  full only if they look better than the best so far;
 * a repeated position inside the search is scored as a draw.
 
 The clock is read at every node; the search stops at the planned share of the
@@ -29,7 +34,9 @@ __all__ = ["SearchPlayer"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 2 * WIN
-_TT_LIMIT = 400_000
+_TT_LIMIT = 200_000
+#: late move reductions: turns after this many, at depth 3 or more, are first searched 1 shallower
+_LMR_AFTER = 6
 
 
 class _Timeout(Exception):
@@ -48,9 +55,17 @@ class SearchPlayer(Player):
     ('C3xD4', True)
     """
 
-    def __init__(self, name: str, *, seed: int | None = None, max_depth: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        seed: int | None = None,
+        max_depth: int | None = None,
+        reductions: bool = False,
+    ) -> None:
         super().__init__(name, seed=seed)
         self.max_depth = max_depth
+        self.reductions = reductions
         self.tt: dict[int, tuple[int, int, int, RawTurn | None]] = {}
         self.killers: dict[int, list[RawTurn]] = {}
         self.history: dict[RawTurn, int] = {}
@@ -155,14 +170,21 @@ class SearchPlayer(Player):
         push = pos._push_raw
         pop = pos._pop_raw
         search = self._search
+        reduce_after = _LMR_AFTER if self.reductions and depth >= 3 else len(turns)
         for n, raw in enumerate(turns):
             push(raw)
             if n == 0:
                 value = -search(depth - 1, -beta, -alpha, ply + 1)
             else:
-                value = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
-                if alpha < value < beta:
-                    value = -search(depth - 1, -beta, -alpha, ply + 1)
+                if n >= reduce_after and not raw[2]:
+                    # a late quiet turn: first a shallower look, in full only if it surprises
+                    value = -search(depth - 2, -alpha - 1, -alpha, ply + 1)
+                else:
+                    value = alpha + 1
+                if value > alpha:
+                    value = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -search(depth - 1, -beta, -alpha, ply + 1)
             pop()
             if value > best:
                 best = value
