@@ -250,3 +250,59 @@ def test_scheduled_start_without_players_cancels(organiser, players) -> None:
     lonely.refresh_from_db()
     busy.refresh_from_db()
     assert (lonely.status, busy.status) == ("cancelled", "running")
+
+
+def test_after_a_pie_opening_the_board_keeps_the_colours_actually_played(organiser, players):
+    from games import services as game_services
+
+    tournament = make_tournament(organiser, players[:2], format="roundrobin", opening="pie")
+    services.start_tournament(tournament=tournament, by=organiser)
+    (game,) = open_games(tournament)
+    placer, chooser = game.white, game.black
+    assert game.status == Game.Status.SETUP
+    game_services.setup_pie(game=game, player=placer, white="D2", black="D6")
+    game = game_services.choose_color(game=game, player=chooser, color="white")
+    assert game.white == chooser
+    game_services.resign(game=game, player=placer)
+    row = Pairing.objects.select_related("white__user", "black__user").get(game=game)
+    assert (row.white.user, row.black.user) == (chooser, placer)
+    assert (row.white_outcome, row.black_outcome) == ("1", "0")
+    assert services.trf(tournament).count(" w 1") == 1
+
+
+def test_absent_swiss_player_sits_out_with_a_zero_point_bye(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:5], rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    absentee = tournament.participants.get(seed=2)
+    services.set_absent(tournament=tournament, participant=absentee, absent=True, by=organiser)
+    for game in open_games(tournament):
+        finish(game, "1/2-1/2")
+    services.advance(tournament_id=tournament.pk)
+    assert 2 not in {seed for pair in pairs(tournament, 2) for seed in pair}
+    state = services.snapshot(tournament)
+    assert state.player(2).results[1].outcome == pairing.Outcome.ZERO_POINT_BYE
+    with pytest.raises(errors.NotOrganiser):
+        services.set_absent(
+            tournament=tournament, participant=absentee, absent=False, by=players[0]
+        )
+
+
+def test_heartbeat_finds_tournaments_whose_round_is_over(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:4], rounds=2)
+    services.start_tournament(tournament=tournament, by=organiser)
+    assert services.running_tournaments_to_advance() == []
+    Pairing.objects.filter(round__tournament=tournament).update(
+        white_outcome="1", black_outcome="0"
+    )
+    assert services.running_tournaments_to_advance() == [tournament.pk]
+
+
+def test_swiss_that_cannot_be_paired_any_more_ends_cleanly(organiser, players) -> None:
+    # Two players, three rounds: after they have met, no legal pairing is left.
+    tournament = make_tournament(organiser, players[:2], rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    (game,) = open_games(tournament)
+    finish(game, "1-0")
+    assert services.advance(tournament_id=tournament.pk) == "finished"
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.current_round) == ("finished", 1)
