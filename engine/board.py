@@ -9,6 +9,7 @@ the six neighbour directions are plain shifts (``±1``, ``±stride``,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -132,6 +133,12 @@ class Board:
         """
         if not isinstance(text, str):
             raise InvalidBoardError(f"a board must be given as text, not {type(text).__name__}")
+        if cls is Board:
+            return _parse_board_cached(text)
+        return cls._parse_uncached(text)
+
+    @classmethod
+    def _parse_uncached(cls, text: str) -> Board:
         try:
             return cls(cls._parse_cells(text))
         except InvalidBoardError as exc:
@@ -254,6 +261,13 @@ class Board:
             out.append(low.bit_length() - 1)
             m ^= low
         return out
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_board_cached(text: str) -> Board:
+    # Boards are immutable, so servers parsing many position strings on the
+    # same custom board build it once.
+    return Board._parse_uncached(text)
 
 
 STANDARD_BOARD = Board.parse(STANDARD_BOARD_TEXT)
