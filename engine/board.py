@@ -59,7 +59,6 @@ class Board:
     __slots__ = (
         "_cells",
         "_coords",
-        "_frozen",
         "_text",
         "index",
         "mask",

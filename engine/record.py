@@ -426,7 +426,6 @@ class _GameReader:
         pos = start.copy() if start is not None else None
         side = 0 if start is None or start.side_to_move.letter == "w" else 1
         failed = pos is None
-        after_comment = True
         for token in self.tokens:
             ply = len(record.turns) + side
             if token.kind == "comment":
@@ -435,7 +434,6 @@ class _GameReader:
                 if text:
                     old = record.comments.get(spot)
                     record.comments[spot] = f"{old} {text}" if old else text
-                after_comment = True
                 continue
             if token.kind == "number":
                 m = _NUMBER_RE.fullmatch(token.text)
@@ -471,7 +469,6 @@ class _GameReader:
                     failed = True
                 continue
             record.turns.append(str(turn))
-            after_comment = False
             if failed or pos is None:
                 continue
             try:
@@ -479,7 +476,6 @@ class _GameReader:
             except IllegalTurnError as exc:
                 self.error(f"line {token.line}: {label}: {exc}", number, "illegal")
                 failed = True
-        del after_comment
         tag = self.headers.get("Result")
         if tag is not None and tag != record.result:
             self.error(f"the Result tag says {tag!r} but the movetext ends with {record.result!r}")

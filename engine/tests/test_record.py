@@ -145,3 +145,24 @@ def test_record_error_str() -> None:
 def test_from_position_rejects_a_bad_result() -> None:
     with pytest.raises(ValueError):
         GameRecord.from_position(Position.standard(), result="2-0")
+
+
+def test_games_without_tags_and_several_on_one_line() -> None:
+    games = list(
+        read_games("1. D3 C6 * 1. D2L 1/2-1/2 ; a rest-of-line comment\n% escape\n1. E3 *")
+    )
+    assert [g.turns for g in games] == [["D3", "C6"], ["D2L"], ["E3"]]
+    assert [g.result for g in games] == ["*", "1/2-1/2", "*"]
+    assert all(g.errors == [] for g in games)
+    assert games[1].comments == {}  # the comment after the result belongs to the next game
+    assert games[2].comments == {0: "a rest-of-line comment"}
+
+
+def test_wrong_turn_numbers_are_reported() -> None:
+    [game] = read_games("1. D3 2. C6 *")
+    assert game.errors and "turn number '2.' where '1...' belongs" in game.errors[0].message
+
+
+def test_unclosed_comment() -> None:
+    [game] = read_games("1. D3 { never closed\n C6 *\n")
+    assert any("not closed" in e.message for e in game.errors)
