@@ -263,6 +263,7 @@ def give_up_email(*, notification_id: int) -> None:
 def users_with_digest() -> list[int]:
     return list(
         Notification.objects.filter(email_state=EmailState.DIGEST)
+        .order_by("user_id")  # not the default ordering: distinct users only
         .values_list("user_id", flat=True)
         .distinct()
     )
