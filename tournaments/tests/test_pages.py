@@ -95,3 +95,31 @@ def test_unknown_pages_are_404() -> None:
     assert Client().get(f"/tournaments/{tournament.pk}/rounds/1/").status_code == 404
     assert logged_in(organiser).post(f"/tournaments/{tournament.pk}/explode/").status_code == 404
     assert Client().get(f"/tournaments/{tournament.pk}/tournament.trf").status_code == 200
+
+
+def test_admin_lists_and_opens_every_tournament_model() -> None:
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", PASSWORD)
+    organiser = make_user("orga", organiser=True)
+    tournament = services.create_tournament(
+        organiser=organiser, name="Admin Cup", format="swiss", rounds=2
+    )
+    for name in ("ann", "ben", "cat"):
+        services.join(tournament=tournament, user=make_user(name))
+    client = logged_in(admin)
+    started = client.post(
+        "/admin/tournaments/tournament/",
+        {"action": "start_now", "_selected_action": [tournament.pk]},
+        follow=True,
+    )
+    assert "Admin Cup started." in started.content.decode()
+    for model in ("tournament", "participant", "round", "pairing"):
+        listing = client.get(f"/admin/tournaments/{model}/")
+        assert listing.status_code == 200, model
+        first = {"tournament": tournament.pk}.get(model)
+        if first is None:
+            from django.apps import apps
+
+            first = apps.get_model("tournaments", model).objects.first().pk
+        assert client.get(f"/admin/tournaments/{model}/{first}/change/").status_code == 200
