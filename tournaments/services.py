@@ -724,6 +724,24 @@ def crosstable(
     return table, [cells[line.participant.seed] for line in table.rows]
 
 
+def round_robin_grid(table: Standings, rows: Snapshot) -> list[list[str]]:
+    """The classic round-robin table: row i, column j = i's result(s) against j, by rank.
+
+    The diagonal is ``×``; a double round robin shows both games (``1 ½``); a game
+    still on is ``*``.
+    """
+    position = {line.participant.seed: index for index, line in enumerate(table.rows)}
+    size = len(table.rows)
+    grid: list[list[list[str]]] = [[[] for _ in range(size)] for _ in range(size)]
+    for _n, _b, white, black, white_outcome, black_outcome, _g in rows.boards:
+        if black is None:
+            continue
+        w, b = position[white], position[black]
+        grid[w][b].append(_DISPLAY.get(white_outcome, "*"))
+        grid[b][w].append(_DISPLAY.get(black_outcome, "*"))
+    return [["×" if i == j else " ".join(grid[i][j]) for j in range(size)] for i in range(size)]
+
+
 def trf(tournament: Tournament, *, rounds: int | None = None) -> str:
     """TRF-16 of the completed rounds (or the first ``rounds``), via the package's writer."""
     rows = read_rows(tournament)

@@ -112,7 +112,9 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
 
 def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    table, cells = services.crosstable(tournament)
+    rows = services.read_rows(tournament)
+    table, cells = services.crosstable(tournament, rows=rows)
+    grid = services.round_robin_grid(table, rows) if tournament.is_round_robin else None
     return render(
         request,
         "tournaments/crosstable.html",
@@ -120,6 +122,7 @@ def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tournament": tournament,
             "table": table,
             "lines": list(zip(table.rows, cells, strict=True)),
+            "grid": list(zip(table.rows, grid, strict=True)) if grid is not None else None,
             "rounds": range(1, table.rounds + 1),
         },
     )

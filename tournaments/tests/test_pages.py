@@ -57,7 +57,8 @@ def test_organiser_creates_a_tournament_players_join_and_it_runs() -> None:
     detail = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Final standings" in detail and "Sonneborn-Berger" in detail
     cross = Client().get(f"/tournaments/{tournament.pk}/crosstable/").content.decode()
-    assert cross.count("<tr>") == 4  # header + 3 players
+    # Per-round table and the round-robin grid: header + 3 players each.
+    assert cross.count("<tr>") == 8 and cross.count(">×<") == 3
     round_one = Client().get(f"/tournaments/{tournament.pk}/rounds/1/").content.decode()
     assert "1–0" in round_one and "/games/" in round_one
     listing = Client().get("/tournaments/").content.decode()

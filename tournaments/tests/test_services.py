@@ -306,3 +306,21 @@ def test_swiss_that_cannot_be_paired_any_more_ends_cleanly(organiser, players) -
     assert services.advance(tournament_id=tournament.pk) == "finished"
     tournament.refresh_from_db()
     assert (tournament.status, tournament.current_round) == ("finished", 1)
+
+
+def test_round_robin_grid_shows_both_games_of_a_double_round_robin(organiser, players) -> None:
+    tournament = make_tournament(
+        organiser, players[:2], format="double", all_at_once=True, name="Match"
+    )
+    services.start_tournament(tournament=tournament, by=organiser)
+    first, second = open_games(tournament)
+    finish(first, "1-0")
+    finish(second, "1/2-1/2")
+    rows = services.read_rows(tournament)
+    table = services.standings(tournament, rows=rows)
+    grid = services.round_robin_grid(table, rows)
+    leader = table.rows[0].participant.seed
+    assert [r.points_display for r in table.rows] == ["1½", "½"]
+    assert grid[0][0] == "×" and sorted(grid[0][1].split()) == ["1", "½"]
+    assert sorted(grid[1][0].split()) == ["0", "½"]
+    assert leader == first.white.tournament_entries.get().seed
