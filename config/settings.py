@@ -308,7 +308,7 @@ EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)
 # GET /api/v1/stream/events: an empty line after this many quiet seconds; a connection
 # ends after STREAM_MAX_SECONDS (clients reconnect), so it never holds a server thread forever.
 STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 5, minimum=1)
-STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 300, minimum=5)
+STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 1 if TESTING else 300, minimum=1)  # tests: short
 
 # Correspondence clocks (clocks app) and notifications: see README "Correspondence clocks".
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/v1/", include("clocks.api_urls")),
     path("api/v1/", include("notifications.api_urls")),
     path("notifications/", include("notifications.urls")),
+    path("vacation/", include("clocks.urls")),
     path("api/v1/", include("tournaments.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("tournaments/", include("tournaments.urls")),

@@ -279,3 +279,30 @@ def test_expire_clock_command_ends_a_game_for_demos(alice, bob, capsys) -> None:
         call_command("expire_clock", str(game.pk))
     with pytest.raises(CommandError, match="no game"):
         call_command("expire_clock", "999999")
+
+
+def test_vacation_page_takes_and_ends_vacation_and_saves_the_time_zone(alice) -> None:
+    from django.test import Client
+
+    browser = Client()
+    assert browser.get("/vacation/").status_code == 302  # log in first
+    browser.force_login(alice.user)
+    assert "14 of your 14 vacation days" in browser.get("/vacation/").content.decode()
+    taken = browser.post("/vacation/", {"action": "take", "days": "2"})
+    assert taken.status_code == 302
+    assert Profile.objects.get(user=alice.user).vacation_started is not None
+    assert browser.post("/vacation/", {"action": "end"}).status_code == 302
+    assert Profile.objects.get(user=alice.user).vacation_days_left == 13
+    bad = browser.post(
+        "/vacation/", {"action": "preferences", "time_zone": "Nowhere", "turn_email": "each"}
+    )
+    assert bad.status_code == 400 and "Unknown time zone" in bad.content.decode()
+    saved = browser.post(
+        "/vacation/",
+        {"action": "preferences", "time_zone": "Asia/Tokyo", "turn_email": "digest"},
+    )
+    assert saved.status_code == 302
+    profile = Profile.objects.get(user=alice.user)
+    assert (profile.time_zone, profile.turn_email, profile.auto_vacation) == (
+        "Asia/Tokyo", "digest", False,
+    )  # fmt: skip
