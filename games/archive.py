@@ -25,7 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine import STANDARD_START, GameRecord, Position, read_games, write_game
+from engine import STANDARD_START, GameRecord, Position, read_games
+from engine.record import SEVEN_TAG_ROSTER
 from games.models import Game, Profile
 from games.models import Turn as TurnRow
 
@@ -41,6 +42,7 @@ SORTS = {
     "id": ("id",),
 }
 FORMATS = ("agn", "ndjson", "zip")
+AGN_COLUMNS = 80  # engine.write_game's default line width
 
 
 def has_tournaments() -> bool:
@@ -205,6 +207,7 @@ class ExportedGame:
     termination: str
     opening: str
     start: str
+    board: str
     created: datetime.datetime
     finished: datetime.datetime | None
     rated: bool
@@ -228,6 +231,46 @@ class ExportedGame:
             headers["Termination"] = self.termination
         return GameRecord(headers=headers, start=self.start, turns=self.turns, result=self.result)
 
+    def agn(self) -> str:
+        """The record's text, exactly as ``engine.write_game(self.record())`` writes it.
+
+        A direct writer for the export's hot loop (the engine's visitor is general
+        and several times slower); tests compare the two on varied games.
+        """
+        record = self.record()
+        tags = {tag: record.headers.get(tag, default) for tag, default in SEVEN_TAG_ROSTER.items()}
+        if self.start != STANDARD_START:
+            record.headers.setdefault("Opening", "position")
+            record.headers["Position"] = self.start
+            if self.board:
+                record.headers["Board"] = self.board
+        for tag in ("Opening", "Board", "Position", "Termination"):
+            if tag in record.headers:
+                tags[tag] = record.headers[tag]
+        for tag, value in record.headers.items():
+            tags.setdefault(tag, value)
+        lines = [f'[{tag} "{_escape_tag(value)}"]' for tag, value in tags.items()]
+        lines.append("")
+        black_first = self.start.split(" ", 2)[1:2] == ["b"]
+        tokens: list[str] = []
+        for index, text in enumerate(self.turns):
+            ply = index + black_first
+            if ply % 2 == 0:
+                tokens.append(f"{ply // 2 + 1}.")
+            elif index == 0:
+                tokens.append(f"{ply // 2 + 1}...")
+            tokens.append(text)
+        tokens.append(self.result)
+        current = tokens[0]
+        for token in tokens[1:]:
+            if len(current) + 1 + len(token) <= AGN_COLUMNS:
+                current += " " + token
+            else:
+                lines.append(current)
+                current = token
+        lines.append(current)
+        return "\n".join(lines) + "\n"
+
     def as_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -249,9 +292,7 @@ def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGa
     """The games of `games` with their turns: two queries per `batch` games."""
     rows = games.values_list(*_EXPORT_FIELDS).iterator(chunk_size=batch)
     while True:
-        chunk = [
-            ExportedGame(*row[:7], *row[8:]) for _, row in zip(range(batch), rows, strict=False)
-        ]
+        chunk = [ExportedGame(*row) for _, row in zip(range(batch), rows, strict=False)]
         if not chunk:
             return
         by_id = {game.id: game for game in chunk}
@@ -264,10 +305,15 @@ def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGa
         yield from chunk
 
 
+def _escape_tag(value: str) -> str:
+    value = " ".join(value.splitlines())
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def export_agn(games: QuerySet[Game]) -> Iterator[str]:
     first = True
     for game in iter_games(games):
-        text = write_game(game.record())
+        text = game.agn()
         yield text if first else "\n" + text
         first = False
 

@@ -235,6 +235,9 @@ class Game(models.Model):
             models.Index(fields=["white", "-created"], name="game_white_created"),
             models.Index(fields=["black", "-created"], name="game_black_created"),
             models.Index(fields=["status", "-created"], name="game_status_created"),
+            # The archive (games.archive): finished games by date or length.
+            models.Index(fields=["status", "-finished", "-id"], name="game_status_finished"),
+            models.Index(fields=["status", "-ply", "-id"], name="game_status_ply"),
             # The clock sweeper looks for active games past their deadline.
             models.Index(fields=["status", "deadline"], name="game_status_deadline"),
         ]
