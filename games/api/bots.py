@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -32,10 +33,12 @@ class BotMatchRequestSerializer(serializers.Serializer):
     )
     black = serializers.CharField(max_length=150, help_text=_("Username of another built-in bot."))
     games = serializers.IntegerField(
-        help_text=_("Number of games, 1 to BOT_MATCH_MAX_GAMES (100).")
+        min_value=1,
+        max_value=settings.BOT_MATCH_MAX_GAMES,
+        help_text=_("Number of games, 1 to BOT_MATCH_MAX_GAMES (100)."),
     )
     seconds_per_turn = serializers.FloatField(
-        help_text=_("Thinking time per turn, more than 0 and at most 10 seconds.")
+        min_value=0.01, max_value=10.0, help_text=_("Thinking time per turn, 0.01 to 10 seconds.")
     )
     rated = serializers.BooleanField(
         default=False, help_text=_("Whether the games change the bots' ratings (default no).")
@@ -184,9 +187,13 @@ class BotsView(APIView):
 
 
 class BotMatchesView(APIView):
+    pagination_class = GamePagination  # documents the paginated answer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(operation_id="list_bot_matches", responses={200: BotMatchSerializer(many=True)})
+    @extend_schema(
+        operation_id="list_bot_matches",
+        responses={200: BotMatchSerializer(many=True), **_errors(404)},
+    )
     def get(self, request: Request) -> Response:
         """Bot matches, newest first (paginated)."""
         paginator = GamePagination()
@@ -250,10 +257,12 @@ class MeBotView(APIView):
 
 
 class PlayersView(APIView):
+    pagination_class = GamePagination  # documents the paginated answer
+
     @extend_schema(
         operation_id="list_players",
         parameters=[PlayerFilterSerializer],
-        responses={200: PlayerSerializer(many=True), **_errors(400)},
+        responses={200: PlayerSerializer(many=True), **_errors(400, 404)},
     )
     def get(self, request: Request) -> Response:
         """Players with their Glicko-2 ratings (paginated); the leaderboard is ordering=-rating."""

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -50,9 +51,22 @@ class StreamParamsSerializer(serializers.Serializer):
     )
 
 
+class _FirstRenderer(BaseContentNegotiation):
+    """The stream is NDJSON whatever the client asks (`?format=`, Accept); errors are JSON."""
+
+    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
+        return parsers[0] if parsers else None
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
 class EventStreamView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     renderer_classes = [JSONRenderer, NDJSONRenderer]
+    content_negotiation_class = _FirstRenderer
 
     @extend_schema(
         operation_id="stream_events",
