@@ -42,6 +42,6 @@ urlpatterns = [
 ]
 
 # Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).
-from games.bot_api_urls import urlpatterns as _bot_urlpatterns  # noqa: E402
+from games.bot_api_urls import urlpatterns as _bot_urlpatterns
 
 urlpatterns += _bot_urlpatterns

@@ -315,4 +315,4 @@ class ApiToken(models.Model):
 
 
 # Bots, bot matches, rating history and stream events live in their own module.
-from games.models_bots import BotMatch, BotMatchGame, Event, RatingChange  # noqa: E402, F401
+from games.models_bots import BotMatch, BotMatchGame, Event, RatingChange  # noqa: F401
