@@ -11,8 +11,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clocks import services
+from clocks.arithmetic import time_zone_names
 from games.api.serializers import ErrorSerializer
 from games.models import Profile, TurnEmail
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false only: DRF's BooleanField also takes 0, 1, "yes"…, which the
+    schema (type boolean) does not allow."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 class VacationRequestSerializer(serializers.Serializer):
@@ -37,13 +48,15 @@ class VacationSerializer(serializers.Serializer):
 
 
 class PreferencesSerializer(serializers.Serializer):
-    time_zone = serializers.CharField(
-        max_length=64, required=False, help_text="IANA name; weekends are counted in it."
+    time_zone = serializers.ChoiceField(
+        choices=sorted(time_zone_names()),
+        required=False,
+        help_text="IANA name; weekends are counted in it.",
     )
-    auto_vacation = serializers.BooleanField(
+    auto_vacation = StrictBooleanField(
         required=False, help_text="Spend a vacation day instead of losing on time."
     )
-    email_notifications = serializers.BooleanField(required=False)
+    email_notifications = StrictBooleanField(required=False)
     turn_email = serializers.ChoiceField(
         choices=TurnEmail.choices,
         required=False,
@@ -90,7 +103,7 @@ class VacationView(APIView):
         "vacation). Already on vacation: `days` moves the planned end.",
     )
     def put(self, request: Request) -> Response:
-        data = VacationRequestSerializer(data=request.data or {})
+        data = VacationRequestSerializer(data=request.data)  # a JSON null body is a 400
         data.is_valid(raise_exception=True)
         vacation = services.take_vacation(user=request.user, days=data.validated_data.get("days"))
         return Response(_vacation_payload(vacation))

@@ -122,15 +122,16 @@ def take_vacation(
             raise errors.NoVacationDays()
         if days is None:
             days = profile.vacation_days_left
-        if (
-            not isinstance(days, int)
-            or isinstance(days, bool)
-            or not 1 <= days <= profile.vacation_days_left
-        ):
-            message = _("Choose from 1 to %(max)d days (your days left this year).") % {
-                "max": profile.vacation_days_left
-            }
+        if not isinstance(days, int) or isinstance(days, bool) or days < 1:
+            message = _("Vacation is taken in whole days, at least one.")
             raise errors.InvalidInput(message, fields={"days": [message]})
+        if days > profile.vacation_days_left:
+            # Valid input, but more than this player has left: a conflict with the state.
+            raise errors.NoVacationDays(
+                _("You have only %(left)d vacation days left this year.")
+                % {"left": profile.vacation_days_left},
+                days_left=profile.vacation_days_left,
+            )
         if profile.vacation_started is not None:
             profile.vacation_until = profile.vacation_started + dt.timedelta(days=days)
             profile.vacation_until = max(now, profile.vacation_until)

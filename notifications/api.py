@@ -29,6 +29,13 @@ class NotificationSerializer(serializers.ModelSerializer):
         return notification.read is None
 
 
+class NotificationPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = NotificationSerializer(many=True)
+
+
 class NotificationFilterSerializer(serializers.Serializer):
     unread = serializers.BooleanField(required=False, default=False, help_text="Only unread ones.")
 
@@ -65,7 +72,7 @@ class NotificationsView(APIView):
     @extend_schema(
         operation_id="list_notifications",
         parameters=[NotificationFilterSerializer],
-        responses={200: NotificationSerializer(many=True), **_errors},
+        responses={200: NotificationPageSerializer, **_errors},
     )
     def get(self, request: Request) -> Response:
         params = NotificationFilterSerializer(data=request.query_params)
@@ -87,7 +94,7 @@ class MarkReadView(APIView):
         responses={200: MarkedSerializer, **_errors},
     )
     def post(self, request: Request) -> Response:
-        data = MarkReadSerializer(data=request.data or {})
+        data = MarkReadSerializer(data=request.data)  # a JSON null body is a 400
         data.is_valid(raise_exception=True)
         marked = services.mark_read(user=request.user, ids=data.validated_data.get("ids"))
         return Response({"marked": marked, "unread": services.unread_count(request.user)})

@@ -204,10 +204,15 @@ def test_vacation_api(alice, api) -> None:
     assert back.status_code == 200
     assert back.json()["on_vacation"] is False and back.json()["days_left"] == 13
     too_long = alice.client.put("/api/v1/me/vacation", {"days": 20}, format="json")
-    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid"
-    assert "days" in too_long.json()["fields"]
-    garbage = alice.client.put("/api/v1/me/vacation", {"days": "soon"}, format="json")
-    assert garbage.status_code == 400
+    assert too_long.status_code == 409, too_long.json()
+    assert too_long.json() == {
+        "code": "no_vacation_days",
+        "error": "You have only 13 vacation days left this year.",
+        "days_left": 13,
+    }
+    for garbage in ('{"days": "soon"}', '{"days": 0}', "null", "[]"):
+        answer = alice.client.put("/api/v1/me/vacation", garbage, content_type="application/json")
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid", garbage
     Profile.objects.filter(user=alice.user).update(vacation_days_left=0)
     none_left = alice.client.put("/api/v1/me/vacation", {}, format="json")
     assert none_left.status_code == 409 and none_left.json()["code"] == "no_vacation_days"
@@ -216,6 +221,8 @@ def test_vacation_api(alice, api) -> None:
 def test_preferences_api_checks_the_time_zone(alice) -> None:
     bad = alice.client.patch("/api/v1/me/preferences", {"time_zone": "Moon/Base"}, format="json")
     assert bad.status_code == 400 and "time_zone" in bad.json()["fields"]
+    sloppy = alice.client.patch("/api/v1/me/preferences", {"auto_vacation": 0}, format="json")
+    assert sloppy.status_code == 400 and "auto_vacation" in sloppy.json()["fields"]
     good = alice.client.patch(
         "/api/v1/me/preferences",
         {"time_zone": "Europe/Moscow", "turn_email": "digest", "auto_vacation": False},
