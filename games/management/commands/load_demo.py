@@ -77,10 +77,13 @@ class Command(BaseCommand):
 
     def _admin(self, User: Any) -> str:
         ADMIN_PASSWORD_FILE.parent.mkdir(parents=True, exist_ok=True)
-        if User.objects.filter(username="admin").exists() and ADMIN_PASSWORD_FILE.exists():
-            return ADMIN_PASSWORD_FILE.read_text().strip()
-        password = secrets.token_urlsafe(12)
         admin = User.objects.filter(username="admin").first()
+        if admin is not None and ADMIN_PASSWORD_FILE.exists():
+            known = ADMIN_PASSWORD_FILE.read_text().strip()
+            # The file may belong to another database (DATABASE_URL changed): check it.
+            if admin.check_password(known):
+                return known
+        password = secrets.token_urlsafe(12)
         if admin is None:
             admin = User.objects.create_superuser("admin", "admin@localhost", password)
         else:
