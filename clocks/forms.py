@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clocks.arithmetic import is_time_zone
-from games.models import TurnEmail
+from clocks.state import MAX_BANK_DAYS, MAX_INCREMENT_HOURS, time_control_errors
+from games.models import ClockKind, TurnEmail
 
 
 class VacationForm(forms.Form):
@@ -35,3 +36,48 @@ class ClockPreferencesForm(forms.Form):
         if not is_time_zone(value):
             raise forms.ValidationError(_("Unknown time zone: use a name like Europe/Moscow."))
         return value
+
+
+class TimeControlForm(forms.Form):
+    """Time-control fields for the lobby's challenge form (combine with it, or subclass).
+
+    cleaned_data then holds the keyword arguments of games.services.create_challenge:
+    ``clock_kind``, ``days_per_turn``, ``increment_hours``, ``weekend_pause``.
+    """
+
+    clock_kind = forms.ChoiceField(
+        label=_("Time control"), choices=ClockKind.choices, initial=ClockKind.PER_TURN
+    )
+    days_per_turn = forms.IntegerField(
+        label=_("Days"),
+        min_value=1,
+        max_value=MAX_BANK_DAYS,
+        initial=3,
+        help_text=_("Per turn: 1, 2, 3, 5, 7, 10 or 14 days. Time bank: its size, up to 30."),
+    )
+    increment_hours = forms.IntegerField(
+        label=_("Increment (hours, time bank only)"),
+        min_value=0,
+        max_value=MAX_INCREMENT_HOURS,
+        initial=0,
+        required=False,
+    )
+    weekend_pause = forms.BooleanField(
+        label=_("No clock on weekends (Saturday and Sunday in each player's time zone)"),
+        required=False,
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        data["increment_hours"] = data.get("increment_hours") or 0
+        if "clock_kind" in data and "days_per_turn" in data:
+            problems = time_control_errors(
+                kind=data["clock_kind"],
+                days=data["days_per_turn"],
+                increment_hours=data["increment_hours"],
+            )
+            for field, messages in problems.items():
+                target = {"days": "days_per_turn", "clock_kind": "clock_kind"}.get(field, field)
+                for message in messages:
+                    self.add_error(target, message)
+        return data

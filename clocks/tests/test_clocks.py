@@ -313,3 +313,24 @@ def test_vacation_page_takes_and_ends_vacation_and_saves_the_time_zone(alice) ->
     assert (profile.time_zone, profile.turn_email, profile.auto_vacation) == (
         "Asia/Tokyo", "digest", False,
     )  # fmt: skip
+
+
+def test_time_control_form_for_the_lobby_gives_create_challenge_arguments(alice) -> None:
+    from clocks.forms import TimeControlForm
+
+    form = TimeControlForm(
+        {
+            "clock_kind": "bank",
+            "days_per_turn": "10",
+            "increment_hours": "36",
+            "weekend_pause": "on",
+        }
+    )
+    assert form.is_valid(), form.errors
+    challenge = games.create_challenge(creator=alice.user, **form.cleaned_data)
+    assert (challenge.clock_kind, challenge.days_per_turn, challenge.increment_hours) == (
+        "bank", 10, 36,
+    )  # fmt: skip
+    assert challenge.weekend_pause
+    wrong = TimeControlForm({"clock_kind": "per_turn", "days_per_turn": "4"})
+    assert not wrong.is_valid() and "days_per_turn" in wrong.errors
