@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
@@ -304,6 +305,14 @@ def start_tournament(
         tournament.started = timezone.now()
         tournament.current_round = 0
         tournament.save(update_fields=["rounds", "status", "started", "current_round"])
+        for participant in players:
+            _notify(
+                participant.user,
+                "tournament_started",
+                params={"tournament": tournament.name},
+                url=tournament.get_absolute_url(),
+                dedupe_key=f"tournament_started:{tournament.pk}",
+            )
         last = tournament.rounds if (tournament.is_round_robin and tournament.all_at_once) else 1
         for number in range(1, (last or 0) + 1):
             pair_round(tournament_id=tournament.pk, round_number=number)
@@ -393,12 +402,41 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             black = participants[black_seed] if black_seed else None
             rows.append(_board(tournament, round_, board_number, white, black))
         Pairing.objects.bulk_create(rows)
+        if not all_at_once:  # all at once: "tournament started" said it all
+            _announce_round(tournament, round_number, rows)
         if not _unfinished_pairings(tournament_id, round_number):
             # Only byes and forfeits: nothing will finish this round but us.
             from tournaments.tasks import advance_tournament
 
             enqueue(advance_tournament, tournament_id)
     return round_
+
+
+def _notify(user: Any, kind: str, **options: Any) -> None:
+    """Tell a player through the notifications app (site, and email unless a bot)."""
+    if not apps.is_installed("notifications"):
+        return
+    from notifications.services import notify
+
+    notify(user=user, kind=kind, **options)
+
+
+def _announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> None:
+    for row in rows:
+        if row.game is None or row.black is None:
+            continue  # byes and forfeits: nobody has to play
+        for me, opponent in ((row.white, row.black), (row.black, row.white)):
+            _notify(
+                me.user,
+                "round_paired",
+                game=row.game,
+                params={
+                    "round": number,
+                    "tournament": tournament.name,
+                    "opponent": opponent.user.get_username(),
+                },
+                dedupe_key=f"round_paired:{tournament.pk}:{number}",
+            )
 
 
 def _withdrawn_for(participant: Participant, round_number: int) -> bool:

@@ -324,3 +324,20 @@ def test_round_robin_grid_shows_both_games_of_a_double_round_robin(organiser, pl
     assert grid[0][0] == "×" and sorted(grid[0][1].split()) == ["1", "½"]
     assert sorted(grid[1][0].split()) == ["0", "½"]
     assert leader == first.white.tournament_entries.get().seed
+
+
+def test_players_are_told_when_it_starts_and_when_a_round_is_paired(organiser, players) -> None:
+    from notifications.models import Notification
+
+    tournament = make_tournament(organiser, players[:4], rounds=2, name="Told Cup")
+    services.start_tournament(tournament=tournament, by=organiser)
+    started = Notification.objects.filter(kind="tournament_started")
+    assert started.count() == 4
+    assert {n.url for n in started} == {f"/tournaments/{tournament.pk}/"}
+    assert Notification.objects.filter(kind="round_paired").count() == 4  # round 1
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    services.advance(tournament_id=tournament.pk)
+    paired = Notification.objects.filter(kind="round_paired", params__round=2)
+    assert sorted(n.user.username for n in paired) == ["p1", "p2", "p3", "p4"]
+    assert all(n.params["tournament"] == "Told Cup" for n in paired)
