@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", required=True, help="from POST /api/v1/auth/token")
     parser.add_argument("--become-bot", action="store_true", help="POST /api/v1/me/bot first")
     parser.add_argument("--challenge", metavar="USERNAME", help="challenge this player first")
+    parser.add_argument("--rated", action="store_true", help="make the challenge rated")
     parser.add_argument("--games", type=int, help="stop after this many finished games")
     args = parser.parse_args(argv)
     client = Client(args.server, args.token)
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         client.request("POST", "/api/v1/me/bot")
     if args.challenge:
         made = client.request(
-            "POST", "/api/v1/challenges", {"opponent": args.challenge, "rated": False}
+            "POST", "/api/v1/challenges", {"opponent": args.challenge, "rated": args.rated}
         )
         print(f"challenged {args.challenge}: challenge {made['id']}", flush=True)
     try:

@@ -125,6 +125,7 @@ def ensure_builtin_bots() -> list[AbstractBaseUser]:
             profile.bot_level = bot.level
             profile.display_name = profile.display_name or bot.display_name
             profile.save(update_fields=["is_bot", "bot_engine", "bot_level", "display_name"])
+            user.profile = profile  # the fresh one (saving the user cached an older copy)
             users.append(user)
     return users
 
