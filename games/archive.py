@@ -46,7 +46,8 @@ AGN_COLUMNS = 80  # engine.write_game's default line width
 
 
 def has_tournaments() -> bool:
-    return any(f.name == "tournament" for f in Game._meta.get_fields())
+    """Tournament games are linked by tournaments.Pairing.game (reverse: tournament_pairing)."""
+    return any(f.name == "tournament_pairing" for f in Game._meta.get_fields())
 
 
 class ArchiveFilterForm(forms.Form):
@@ -76,7 +77,9 @@ class ArchiveFilterForm(forms.Form):
         required=False,
         choices=[("", _("Any")), *Game.Termination.choices],
     )
-    tournament = forms.IntegerField(label=_("Tournament"), required=False, min_value=1)
+    tournament = forms.TypedChoiceField(
+        label=_("Tournament"), required=False, coerce=int, empty_value=None
+    )
     opening = forms.ChoiceField(
         label=_("Opening"), required=False, choices=[("", _("Any")), *Game.Opening.choices]
     )
@@ -101,7 +104,15 @@ class ArchiveFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if not has_tournaments():
+        if has_tournaments():
+            from django.apps import apps
+
+            tournament = apps.get_model("tournaments", "Tournament")
+            self.fields["tournament"].choices = [
+                ("", _("Any")),
+                *tournament.objects.order_by("-id").values_list("id", "name")[:500],
+            ]
+        else:
             del self.fields["tournament"]
         self.fields["since"].widget.input_type = "date"
         self.fields["until"].widget.input_type = "date"
@@ -159,7 +170,7 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
     if filters.get("termination"):
         games = games.filter(termination=filters["termination"])
     if filters.get("tournament") and has_tournaments():
-        games = games.filter(tournament_id=filters["tournament"])
+        games = games.filter(tournament_pairing__round__tournament_id=filters["tournament"])
     if filters.get("opening"):
         games = games.filter(opening=filters["opening"])
     if filters.get("board") == "standard":

@@ -174,3 +174,19 @@ def test_fast_agn_writer_matches_the_engines(alice, bob) -> None:
     assert len(games) == 3
     for game in games:
         assert game.agn() == write_game(game.record())
+
+
+def test_tournament_filter_finds_the_tournaments_games(client, alice, bob) -> None:
+    from tournaments.models import Pairing, Participant, Round, Tournament
+
+    in_tournament = finished(alice, bob, ["D2L"])
+    casual = finished(alice, bob, ["D2P"])
+    cup = Tournament.objects.create(name="Winter cup", organiser=alice.user, format="roundrobin")
+    white = Participant.objects.create(tournament=cup, user=alice.user)
+    black = Participant.objects.create(tournament=cup, user=bob.user)
+    first = Round.objects.create(tournament=cup, number=1)
+    Pairing.objects.create(round=first, board=1, white=white, black=black, game=in_tournament)
+    answer = client.get("/api/v1/archive", {"format": "ndjson", "tournament": cup.pk})
+    assert [json.loads(x)["id"] for x in body(answer).decode().splitlines()] == [in_tournament.pk]
+    page = client.get("/archive/", {"tournament": cup.pk}).content.decode()
+    assert "Winter cup" in page and f"/games/{casual.pk}/" not in page
