@@ -41,7 +41,10 @@ class ArchiveView(APIView):
             OpenApiParameter("format", str, enum=list(archive.FORMATS), description="Default agn"),
             *[
                 OpenApiParameter(name, str, description=str(field.label))
-                for name, field in archive.ArchiveFilterForm().fields.items()
+                # The declared fields, not an instance: __init__ reads the tournaments
+                # table, and this runs when the URLs load (migrate on a fresh database).
+                for name, field in archive.ArchiveFilterForm.base_fields.items()
+                if name != "tournament" or archive.has_tournaments()
             ],
         ],
         responses={

@@ -127,6 +127,7 @@ class TokenView(APIView):
 
 
 class ChallengesView(APIView):
+    pagination_class = GamePagination  # documents the paginated answer in the schema
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -237,6 +238,8 @@ class CancelChallengeView(APIView):
 
 
 class GamesView(APIView):
+    pagination_class = GamePagination  # documents the paginated answer in the schema
+
     @extend_schema(
         operation_id="list_games",
         parameters=[s.GameFilterSerializer],

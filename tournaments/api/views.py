@@ -62,6 +62,8 @@ def filter_by_status(queryset: QuerySet[Tournament], name: str | None) -> QueryS
 
 
 class TournamentsView(APIView):
+    pagination_class = GamePagination  # documents the paginated answer in the schema
+
     @extend_schema(
         operation_id="list_tournaments",
         tags=TAGS,
