@@ -40,6 +40,7 @@ from games import archive, errors, services
 from games.models import ApiToken, Challenge, Game, Profile
 from web import forms
 from web.board import board_svg, turn_cells
+from web.engine_messages import translate_reason
 from web.receivers import SESSION_KEY
 
 User = get_user_model()
@@ -72,13 +73,13 @@ def run(request: HttpRequest, call: Callable[[], T]) -> T | None:
         messages.error(
             request,
             _("The turn %(turn)s is not allowed here: %(reason)s.")
-            % {"turn": exc.text, "reason": exc.reason},
+            % {"turn": exc.text, "reason": translate_reason(exc.reason)},
         )
     except InvalidTurnError as exc:
         messages.error(
             request,
             _("%(turn)s is not a turn in Adaptoid notation: %(reason)s.")
-            % {"turn": exc.text or "''", "reason": exc.reason},
+            % {"turn": exc.text or "''", "reason": translate_reason(exc.reason)},
         )
     return None
 
@@ -521,7 +522,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
             messages.error(
                 request,
                 _("The turn %(turn)s is not allowed here: %(reason)s.")
-                % {"turn": exc.text, "reason": exc.reason},
+                % {"turn": exc.text, "reason": translate_reason(exc.reason)},
             )
             break
     steps = [

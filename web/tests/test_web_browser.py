@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,7 +159,7 @@ def test_two_players_sign_up_challenge_play_replay_and_download(live_server, bro
     ann.go("/archive/?player=ann")
     with ann.page.expect_download() as info:
         ann.page.click("a:has-text('.agn')")
-    text = open(info.value.path(), encoding="utf-8").read()
+    text = Path(info.value.path()).read_text(encoding="utf-8")
     [record] = list(read_games(text))
     assert not record.errors
     assert record.turns == ["D2P", "D6L", "D2L", "D6-D5,D5L", "D2-D3,D3L", "E6", "D3xD5,D5L"]

@@ -1,0 +1,144 @@
+"""The engine's reasons for refusing a turn, in the reader's language.
+
+The engine is pure Python and speaks English; its refusals follow a small set of
+sentence patterns (engine/position.py, engine/turn.py).  Each known pattern is
+matched here and rebuilt from a translatable sentence; an unknown one passes
+through unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+C = r"(?P<{}>[A-Z]+\d+)"
+
+
+def _pattern(text: str) -> re.Pattern[str]:
+    for name in ("cell", "src", "dst"):
+        text = text.replace("{" + name + "}", C.format(name))
+    return re.compile("^" + text + "$")
+
+
+def _steps(m: re.Match[str]) -> str:
+    n = int(m["n"])
+    return ngettext(
+        "%(src)s cannot reach %(dst)s in %(n)d step through empty cells",
+        "%(src)s cannot reach %(dst)s in %(n)d steps through empty cells",
+        n,
+    ) % {"src": m["src"], "dst": m["dst"], "n": n}
+
+
+def _actions(message: Callable[[int], str]) -> Callable[[re.Match[str]], str]:
+    return lambda m: message(int(m["n"])) % {"n": int(m["n"])}
+
+
+RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (
+        _pattern(r"{cell} is not on the board"),
+        lambda m: _("%(cell)s is not on the board") % m.groupdict(),
+    ),
+    (
+        _pattern(r"{cell} holds a (white|black) adaptoid; (White|Black) is to move"),
+        lambda m: _("%(cell)s holds your opponent's adaptoid") % m.groupdict(),
+    ),
+    (_pattern(r"{cell} is empty"), lambda m: _("%(cell)s is empty") % m.groupdict()),
+    (_pattern(r"{cell} has no legs"), lambda m: _("%(cell)s has no legs") % m.groupdict()),
+    (_pattern(r"{cell} has no pincers"), lambda m: _("%(cell)s has no pincers") % m.groupdict()),
+    (
+        _pattern(r"{cell} holds a (white|black) adaptoid"),
+        lambda m: _("%(cell)s holds one of your own adaptoids") % m.groupdict(),
+    ),
+    (
+        _pattern(r"{dst} holds a (white|black) adaptoid: an attack is written {src}x[A-Z]+\d+"),
+        lambda m: (
+            _("%(dst)s holds an enemy adaptoid: an attack is written %(src)sx%(dst)s")
+            % m.groupdict()
+        ),
+    ),
+    (
+        _pattern(r"{dst} is empty: a move there is written {src}-[A-Z]+\d+"),
+        lambda m: _("%(dst)s is empty: a move there is written %(src)s-%(dst)s") % m.groupdict(),
+    ),
+    (
+        _pattern(r"{cell} has more pincers than the attacker"),
+        lambda m: _("%(cell)s has more pincers than the attacker") % m.groupdict(),
+    ),
+    (_pattern(r"{src} cannot reach {dst} in (?P<n>\d+) steps? through empty cells"), _steps),
+    (
+        _pattern(r"the move ends the game: no action may follow"),
+        lambda m: _("the move ends the game: no action may follow"),
+    ),
+    (
+        _pattern(
+            r"a pass is legal only when no action exists: (?P<n>\d+) actions? (is|are) available"
+        ),
+        _actions(
+            lambda n: ngettext(
+                "a pass is allowed only when you cannot grow: %(n)d action is available",
+                "a pass is allowed only when you cannot grow: %(n)d actions are available",
+                n,
+            )
+        ),
+    ),
+    (
+        _pattern(r"the action is mandatory: (?P<n>\d+) actions? (is|are) available"),
+        _actions(
+            lambda n: ngettext(
+                "growing is mandatory: %(n)d action is available",
+                "growing is mandatory: %(n)d actions are available",
+                n,
+            )
+        ),
+    ),
+    (
+        _pattern(r"(White|Black) already has (?P<n>\d+) adaptoids on the board"),
+        lambda m: _("you already have %(n)s adaptoids on the board") % m.groupdict(),
+    ),
+    (_pattern(r"{cell} is not empty"), lambda m: _("%(cell)s is not empty") % m.groupdict()),
+    (
+        _pattern(r"{cell} does not touch a (white|black) adaptoid"),
+        lambda m: _("%(cell)s does not touch one of your adaptoids") % m.groupdict(),
+    ),
+    (
+        _pattern(r"{cell} holds no (white|black) adaptoid"),
+        lambda m: _("%(cell)s holds none of your adaptoids") % m.groupdict(),
+    ),
+    (
+        _pattern(r"{cell} already has (?P<n>\d+) limbs"),
+        lambda m: _("%(cell)s already has %(n)s limbs") % m.groupdict(),
+    ),
+    (
+        _pattern(r"(White|Black) already has (?P<n>\d+) legs on the board"),
+        lambda m: _("you already have %(n)s legs on the board") % m.groupdict(),
+    ),
+    (
+        _pattern(r"(White|Black) already has (?P<n>\d+) pincers on the board"),
+        lambda m: _("you already have %(n)s pincers on the board") % m.groupdict(),
+    ),
+    (_pattern(r"empty turn"), lambda m: _("the turn is empty")),
+    (
+        _pattern(r"a move must end on another cell"),
+        lambda m: _("a move must end on another cell"),
+    ),
+    (
+        _pattern(r"unexpected space \(spaces are allowed only around the comma\)"),
+        lambda m: _("unexpected space (spaces are allowed only around the comma)"),
+    ),
+    (
+        _pattern(r"a turn has at most one comma: '<move>,<action>'"),
+        lambda m: _("a turn has at most one comma: '<move>,<action>'"),
+    ),
+]
+
+
+def translate_reason(reason: str) -> str:
+    """The engine's reason in the active language (unchanged when not recognised)."""
+    for pattern, build in RULES:
+        match = pattern.match(reason)
+        if match:
+            return build(match)
+    return reason
