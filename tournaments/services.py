@@ -48,6 +48,7 @@ logger = logging.getLogger(__name__)
 User = get_user_model()
 
 MAX_SWISS_ROUNDS = 99
+MAX_PLAYERS = 9999  # TRF-16 numbers players in four columns
 MAX_NAME_LENGTH = 120
 DEFAULT_TIEBREAKS = {
     # FIDE C.07 usual orders: SB first for round robins, Buchholz (cut 1) for Swiss.
@@ -128,8 +129,8 @@ def create_tournament(
         bad("days_per_turn", _("From 1 to %(n)d days.") % {"n": game_services.MAX_DAYS_PER_TURN})
     if bye_points not in Tournament.ByePoints.values:
         bad("bye_points", _("A bye is worth 2 (one point), 1 (half a point) or 0 half-points."))
-    if max_players is not None and max_players < 2:
-        bad("max_players", _("At least 2 players."))
+    if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
+        bad("max_players", _("From 2 to %(n)d players.") % {"n": MAX_PLAYERS})
     if registration_opens and starts_at and registration_opens >= starts_at:
         bad("registration_opens", _("Registration must open before the start."))
     if starts_at is not None and starts_at <= timezone.now():

@@ -90,6 +90,10 @@ def test_players_without_the_permission_cannot_create(alice, api) -> None:
         ({"days_per_turn": 0}, "days_per_turn"),
         ({"starts_at": "2001-01-01T00:00:00Z"}, "starts_at"),
         ({"name": ""}, "name"),
+        ({"max_players": 1}, "max_players"),
+        ({"max_players": 10**12}, "max_players"),
+        ({"rounds": 10**12}, "rounds"),
+        ({"days_per_turn": 10**12}, "days_per_turn"),
     ],
 )
 def test_bad_settings_are_400_with_the_field(organiser, data, field) -> None:
