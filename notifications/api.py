@@ -72,7 +72,11 @@ class NotificationsView(APIView):
     @extend_schema(
         operation_id="list_notifications",
         parameters=[NotificationFilterSerializer],
-        responses={200: NotificationPageSerializer, **_errors},
+        responses={
+            200: NotificationPageSerializer,
+            **_errors,
+            404: OpenApiResponse(ErrorSerializer, description="`not_found`: no such page"),
+        },
     )
     def get(self, request: Request) -> Response:
         params = NotificationFilterSerializer(data=request.query_params)

@@ -56,6 +56,7 @@ class ArchiveView(APIView):
                 OpenApiTypes.BINARY, description="A zip holding the .agn file"
             ),
             400: OpenApiResponse(ErrorSerializer, description="`invalid` filter (with `fields`)"),
+            404: OpenApiResponse(ErrorSerializer, description="`not_found`: unknown `format`"),
         },
         auth=[],
     )

@@ -83,7 +83,7 @@ class EventStreamView(APIView):
                     "the connection alive.  See games/events.py for the fields."
                 ),
             ),
-            **_errors(400, 401),
+            **_errors(400, 401, 404, e404="`not_found`: unknown `format`"),
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:

@@ -133,7 +133,7 @@ class ChallengesView(APIView):
     @extend_schema(
         operation_id="list_challenges",
         parameters=[s.ChallengeFilterSerializer],
-        responses={200: s.ChallengeSerializer(many=True), **_errors(400, 401)},
+        responses={200: s.ChallengeSerializer(many=True), **_errors(400, 401, 404)},
     )
     def get(self, request: Request) -> Response:
         params = s.ChallengeFilterSerializer(data=request.query_params)

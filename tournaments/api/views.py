@@ -68,7 +68,10 @@ class TournamentsView(APIView):
         operation_id="list_tournaments",
         tags=TAGS,
         parameters=[s.TournamentFilterSerializer],
-        responses={200: s.TournamentSerializer(many=True), **_errors(e400="`invalid` filter")},
+        responses={
+            200: s.TournamentSerializer(many=True),
+            **_errors(e400="`invalid` filter", e404="`not_found`: no such page"),
+        },
         auth=[],
     )
     def get(self, request: Request) -> Response:
