@@ -78,12 +78,12 @@ def manage(*args: str) -> None:
     run(PYTHON, ROOT / "manage.py", *args, env=child_env())
 
 
-def compile_translations() -> None:
+def compile_translations(env: dict[str, str]) -> None:
     locale = ROOT / "locale"
     if not locale.is_dir() or not any(locale.rglob("*.po")):
         return
     say("compiling translations")
-    manage("compilemessages", "--ignore", ".venv")
+    run(PYTHON, ROOT / "manage.py", "compilemessages", "--ignore", ".venv", env=env)
 
 
 def start(args: list[str]) -> int:
@@ -92,7 +92,7 @@ def start(args: list[str]) -> int:
         port = args[1]
     ensure_venv("requirements.txt")
     manage("migrate", "--no-input")
-    compile_translations()
+    compile_translations(child_env())
     manage("load_demo")
     env = child_env()
     commands = {
@@ -150,8 +150,9 @@ def stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
 
 def test(args: list[str]) -> int:
     ensure_venv("requirements-dev.txt")
-    compile_translations()
+    # Test settings (a dev SECRET_KEY) even when DATABASE_URL points at PostgreSQL.
     env = child_env(ADAPTOID_TESTING="1")
+    compile_translations(env)
     return subprocess.run(
         [str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env, check=False
     ).returncode
