@@ -563,7 +563,6 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     ).count()
     draws = finished.filter(result=Game.Result.DRAW).count()
     total = finished.count()
-    rated = finished.filter(rated=True).exists()
     context = {
         "player": player,
         "name": player_name(player),
@@ -573,7 +572,6 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "draws": draws,
         "losses": total - wins - draws,
         "total": total,
-        "rating": player.profile.rating if rated and hasattr(player, "profile") else None,
         "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
     }
     return render(request, "web/player.html", context)

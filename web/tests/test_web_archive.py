@@ -158,7 +158,9 @@ def test_fast_agn_writer_matches_the_engines(alice, bob) -> None:
         position.push_text(text)
         services.play_turn(game=long, player=(alice if ply % 2 else bob).user, text=text, ply=ply)
     custom = services.start_game(
-        white=alice.user, black=bob.user, start_position="C3W10,E5B01 b 0-0 A1-4,B1-5,C1-6,D1-7,E2-7"
+        white=alice.user,
+        black=bob.user,
+        start_position="C3W10,E5B01 b 0-0 A1-4,B1-5,C1-6,D1-7,E2-7",
     )
     services.play_turn(game=custom, player=bob.user, text="E5P", ply=1)
     pie = services.start_game(white=alice.user, black=bob.user, opening="pie")

@@ -305,3 +305,4 @@ def test_pages_need_login_where_they_change_things(client) -> None:
     for url in ("/lobby/", "/settings/", "/import/"):
         answer = client.get(url)
         assert answer.status_code == 302 and "/accounts/login/" in answer["Location"], url
+
