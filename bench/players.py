@@ -3,8 +3,9 @@
 Run from the repository root:  python bench/players.py [--time 1.0] [--positions 8]
 
 * raw speeds: turn generation, push/pop and the evaluation, per second;
-* for each player, on positions taken from greedy-vs-greedy games at turns
-  10, 20, 30 and 40 (seeded, so the same every run): the mean and the
+* for each player, on positions taken from greedy-vs-greedy and
+  random-vs-random games at turns 10, 20, 30 and 40 (seeded, so the same
+  every run): the mean and the
   longest decision time against the budget, and for the searching players
   the depth completed, nodes searched and nodes per second.
 
@@ -27,13 +28,16 @@ from engine.players import PLAYER_NAMES, evaluate, get_player
 
 
 def sample_positions(count: int) -> list[Position]:
-    """Positions from seeded greedy games (with a random opening turn for variety)."""
+    """Positions at turns 10, 20, 30, 40 of seeded games, alternately greedy
+    against greedy (tactical, few adaptoids) and random against random (crowded
+    boards, a few hundred turns each)."""
     out: list[Position] = []
     game = 0
     while len(out) < count:
         game += 1
         pos = Position.standard()
-        players = (get_player("greedy", seed=game), get_player("greedy", seed=game + 100))
+        name = "greedy" if game % 2 else "random"
+        players = (get_player(name, seed=game), get_player(name, seed=game + 100))
         pos.push(get_player("random", seed=game).choose(pos, seconds=1))
         for turn_number in range(1, 41):
             if pos.outcome() is not None:
