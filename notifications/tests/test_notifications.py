@@ -224,3 +224,16 @@ def test_notifications_api_and_page(alice, bob, api) -> None:
     page = browser.get("/notifications/")
     assert page.status_code == 200
     assert "It is your turn in game #" in page.content.decode()
+
+
+def test_context_processor_counts_unread_notifications_for_players_only(alice, rf) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    from notifications.context_processors import unread
+
+    services.notify(user=alice.user, kind=Kind.TOURNAMENT_STARTED, params={"tournament": "Cup"})
+    request = rf.get("/")
+    request.user = alice.user
+    assert unread(request) == {"unread_notifications": 1}
+    request.user = AnonymousUser()
+    assert unread(request) == {}
