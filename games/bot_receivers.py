@@ -66,12 +66,26 @@ def on_turn_played(sender: Any, game: Game, turn: Any, **kwargs: Any) -> None:
         Event.Type.TURN,
         {"turn": {"ply": turn.ply, "text": turn.text, "player": turn.player.get_username()}},
     )
+    if game.status == Game.Status.FINISHED and _ended_by_turn(game):
+        events.record_game(game, Event.Type.GAME_FINISH)  # after its last turn, see below
     _queue_bot(game)
+
+
+def _ended_by_turn(game: Game) -> bool:
+    """The engine ended the game on a turn: play_turn sends game_finished *before*
+    turn_played, so the game_finish line is written after the turn's instead."""
+    engine_endings = (
+        Game.Termination.CAPTURES,
+        Game.Termination.ELIMINATION,
+        Game.Termination.REPETITION,
+    )
+    return game.termination in engine_endings and game.ply > 0 and not game.imported
 
 
 @receiver(signals.game_finished, dispatch_uid="bots.game_finished")
 def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
-    events.record_game(game, Event.Type.GAME_FINISH)
+    if not _ended_by_turn(game):
+        events.record_game(game, Event.Type.GAME_FINISH)
     if game.rated:
         enqueue(bot_tasks.rate_game, game.pk)
     match_id = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -173,3 +174,20 @@ def test_stream_endpoint_is_ndjson_for_the_signed_in_user(api: Any, alice: Any, 
     assert api.get("/api/v1/stream/events").status_code == 401
     bad = alice.client.get("/api/v1/stream/events?timeout=0")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+
+
+def test_a_game_won_by_a_turn_reports_the_turn_before_the_end(alice: Any, bob: Any) -> None:
+    # Random turns until the engine ends the game (captures, elimination or repetition).
+    game = services.start_game(white=alice.user, black=bob.user)
+    position = services.replay(game)
+    mover = {"white": alice.user, "black": bob.user}
+    rng = random.Random(3)
+    while game.status == "active":
+        turn = position.random_turn(rng)
+        position.push(turn)
+        game, _ = services.play_turn(
+            game=game, player=mover[game.to_move], text=str(turn), ply=game.ply + 1
+        )
+    assert game.termination in ("captures", "elimination", "repetition")
+    types = list(Event.objects.filter(user=bob.user).values_list("type", flat=True))
+    assert types[-2:] == ["turn", "game_finish"] and types.count("game_finish") == 1
