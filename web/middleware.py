@@ -1,5 +1,6 @@
 """Language: the session's choice (set from the profile at login, or by the switcher)
-wins over the browser's Accept-Language; LocaleMiddleware covers the rest."""
+wins over the language cookie and the browser's Accept-Language; LocaleMiddleware
+does the rest."""
 
 from collections.abc import Callable
 
@@ -19,7 +20,8 @@ class SessionLanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
-        if language in LANGUAGES and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
-            # LocaleMiddleware reads the cookie first: give it the remembered choice.
+        if language in LANGUAGES:
+            # LocaleMiddleware reads the cookie first: the session's choice (the
+            # profile's, restored at login, or the switcher's) takes its place.
             request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = language
         return self.get_response(request)

@@ -306,3 +306,10 @@ def test_pages_need_login_where_they_change_things(client) -> None:
         answer = client.get(url)
         assert answer.status_code == 302 and "/accounts/login/" in answer["Location"], url
 
+
+
+def test_profile_language_wins_over_an_older_cookie_after_login(client, alice) -> None:
+    Profile.objects.filter(user=alice.user).update(language="eo")
+    client.cookies["django_language"] = "ru"
+    client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert '<html lang="eo">' in client.get("/").content.decode()

@@ -77,7 +77,10 @@
     choices.appendChild(b);
     return b;
   }
-  function clearMarks() { mark([], "mark"); mark([], "from"); mark([], "act"); }
+  function clearMarks() {
+    mark([], "mark"); mark([], "from"); mark([], "act");
+    Object.keys(cells).forEach(function (n) { cells[n].removeAttribute("data-attack"); });
+  }
   function say(message) { help.textContent = message; }
 
   function reset() {
