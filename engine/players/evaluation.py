@@ -112,8 +112,8 @@ def evaluate(pos: Position) -> int:
             no_slack.append(free)
 
     # movement: reach of every adaptoid with legs, and who can attack whom
-    my_reach, my_clean, my_trade = _attacks(me, op, empty, legs, pins, dilate)
-    op_reach, op_clean, op_trade = _attacks(op & ~doomed, me, empty, legs, pins, dilate)
+    my_reach, my_clean, my_trade = _attacks(me, op, empty, legs, pins, nbm, dilate)
+    op_reach, op_clean, op_trade = _attacks(op & ~doomed, me, empty, legs, pins, nbm, dilate)
     my_clean &= ~doomed
     my_trade &= ~doomed
     value += MOBILITY * (my_reach.bit_count() - op_reach.bit_count())
@@ -164,10 +164,15 @@ def evaluate(pos: Position) -> int:
 
 
 def _attacks(
-    own: int, enemy: int, empty: int, legs: list[int], pins: list[int], dilate: Callable[[int], int]
+    own: int,
+    enemy: int,
+    empty: int,
+    legs: list[int],
+    pins: list[int],
+    nbm: list[int],
+    dilate: Callable[[int], int],
 ) -> tuple[int, int, int]:
     """``(reachable empty cells, enemies capturable cleanly, enemies tradable)`` of a side."""
-    grow = dilate
     reach_all = 0
     clean = 0
     trade = 0
@@ -179,13 +184,15 @@ def _attacks(
         lg = legs[i]
         if not lg:
             continue
-        reach = low
-        for _ in range(lg - 1):
-            grown = reach | (grow(reach) & empty)
-            if grown == reach:
-                break
-            reach = grown
-        d: int = grow(reach)
+        d = nbm[i]  # the cells next to the adaptoid: all it reaches with one leg
+        if lg > 1:
+            reach = low | (d & empty)
+            for _ in range(lg - 2):
+                grown = reach | (dilate(reach) & empty)
+                if grown == reach:
+                    break
+                reach = grown
+            d = dilate(reach)
         reach_all |= d & empty
         pc = pins[i]
         if pc:

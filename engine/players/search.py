@@ -10,7 +10,8 @@
 * move ordering: the table's turn, clean captures, trades, turns that starve
   an enemy, killer turns (two per ply) and a history table;
 * leaves are scored by :func:`~engine.players.evaluation.evaluate`, which
-  already counts the threats of the side to move and of its opponent;
+  already counts the threats of the side to move and of its opponent (values
+  cached by position key: the same position is reached by turns in another order);
 * optional late move reductions (``reductions=True``, off in the named
   players: in short matches at 0.15-0.3 s per turn they scored 18/42 against
   the same search without them): at depth 3 or more, quiet turns ordered
@@ -34,6 +35,7 @@ __all__ = ["SearchPlayer"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INF = 2 * WIN
+_WON = WIN - 1000  # values beyond this are forced wins (WIN minus the plies to play)
 _TT_LIMIT = 200_000
 #: late move reductions: turns after this many, at depth 3 or more, are first searched 1 shallower
 _LMR_AFTER = 6
@@ -67,6 +69,7 @@ class SearchPlayer(Player):
         self.max_depth = max_depth
         self.reductions = reductions
         self.tt: dict[int, tuple[int, int, int, RawTurn | None]] = {}
+        self.evals: dict[int, int] = {}
         self.killers: dict[int, list[RawTurn]] = {}
         self.history: dict[RawTurn, int] = {}
         self.nodes = 0
@@ -82,6 +85,8 @@ class SearchPlayer(Player):
         self.killers = {}
         if len(self.tt) > _TT_LIMIT:
             self.tt.clear()
+        if len(self.evals) > _TT_LIMIT:
+            self.evals.clear()
         # history decays between turns
         self.history = {k: v >> 2 for k, v in self.history.items() if v >= 4}
         turns = pos._raw_turns()
@@ -127,7 +132,7 @@ class SearchPlayer(Player):
             best, best_value = iteration_best, alpha
             completed = depth
             order.sort(key=lambda raw: -scores.get(raw, -_INF))
-            if abs(best_value) >= WIN - 100:
+            if abs(best_value) >= _WON:
                 break  # a forced result: deeper search will not change it
             if time.perf_counter() > deadline:
                 break
@@ -149,13 +154,20 @@ class SearchPlayer(Player):
             return WIN - ply if outcome.winner.index == pos._side else ply - WIN
         if pos._stack[-1][3] is not None and pos.is_repetition(2):
             return 0
-        if depth <= 0:
-            return evaluate(pos)
         key = hash(pos._key())
+        if depth <= 0:
+            value = self.evals.get(key)
+            if value is None:
+                value = self.evals[key] = evaluate(pos)
+            return value
         entry = self.tt.get(key)
         tt_move = None
         if entry is not None:
             e_depth, e_value, e_flag, tt_move = entry
+            if e_value >= _WON:  # stored as "won in so many plies from here"
+                e_value -= ply
+            elif e_value <= -_WON:
+                e_value += ply
             if e_depth >= depth:
                 if e_flag == _EXACT:
                     return e_value
@@ -200,7 +212,8 @@ class SearchPlayer(Player):
             flag = _LOWER
         else:
             flag = _EXACT
-        self.tt[key] = (depth, best, flag, best_raw)
+        stored = best + ply if best >= _WON else best - ply if best <= -_WON else best
+        self.tt[key] = (depth, stored, flag, best_raw)
         return best
 
     def _reward(self, raw: RawTurn, depth: int, ply: int) -> None:
