@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from clocks import services
@@ -45,9 +46,12 @@ def test_worker_sweeps_an_expired_clock_and_emails_both_players(
     while over.exclude(email_state=EmailState.SENT).exists() and time.monotonic() < deadline:
         time.sleep(0.3)
     assert sorted(over.values_list("email_state", flat=True)) == ["sent", "sent"]
-    log = celery_worker_process.log()
-    assert "To: bob@example.org" in log and "Content-Language: ru" in log, log[-3000:]
-    assert "/notifications/unsubscribe/" in log
+    if settings.CELERY_BROKER_URL.startswith("redis"):
+        # (The embedded file broker under var/ may be shared with another test run's
+        # worker, which could take the message; with Redis this worker is the only one.)
+        log = celery_worker_process.log()
+        assert "To: bob@example.org" in log and "Content-Language: ru" in log, log[-3000:]
+        assert "/notifications/unsubscribe/" in log
     # A second sweep finds nothing to do.
     assert sweep_clocks.delay().get(timeout=60)["games"] == {}
     assert Game.objects.filter(pk=game.pk, termination="timeout").count() == 1
