@@ -366,9 +366,9 @@ class SweepReport:
 
 def _warn_low_time(now: dt.datetime) -> int:
     """Tell each mover once per turn that under 24 hours are left (if the turn had more)."""
+    from notifications.models import Notification
     from notifications.services import notify, opponent_name
 
-    warned = 0
     due = (
         Game.objects.filter(
             status__in=state.RUNNING, deadline__gt=now, deadline__lte=now + LOW_TIME
@@ -376,21 +376,30 @@ def _warn_low_time(now: dt.datetime) -> int:
         .exclude(clock_since__isnull=True)
         .select_related("white", "black")
     )
+    candidates: dict[str, tuple[Game, int]] = {}
     for game in due:
         assert game.deadline is not None and game.clock_since is not None
-        if game.deadline - game.clock_since <= LOW_TIME:
-            continue  # a one-day turn: the your-turn notification said it all
         user_id = state.mover_id(game)
-        if user_id is None:
-            continue
+        if user_id is None or game.deadline - game.clock_since <= LOW_TIME:
+            continue  # a one-day turn: the your-turn notification said it all
+        key = f"low_time:{game.pk}:{game.status}:{game.ply}:{user_id}"
+        candidates[key] = (game, user_id)
+    # Warned already (an earlier sweep): skip without trying to insert again.
+    for key in Notification.objects.filter(
+        kind=Kind.LOW_TIME, dedupe_key__in=list(candidates)
+    ).values_list("dedupe_key", flat=True):
+        candidates.pop(key, None)
+    warned = 0
+    for key, (game, user_id) in candidates.items():
         user = game.white if user_id == game.white_id else game.black
         with transaction.atomic():
+            # The unique (user, dedupe_key) still decides between two racing sweepers.
             created = notify(
                 user=user,
                 kind=Kind.LOW_TIME,
                 game=game,
                 params={"opponent": opponent_name(game, user_id)},
-                dedupe_key=f"low_time:{game.pk}:{game.status}:{game.ply}:{user_id}",
+                dedupe_key=key,
                 now=now,
             )
         warned += created is not None

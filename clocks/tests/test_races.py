@@ -24,6 +24,7 @@ from clocks.services import Expiry
 from games import errors, signals
 from games import services as games
 from games.models import Game, Profile, Turn
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,6 +121,15 @@ def test_two_sweepers_at_once_end_every_expired_game_exactly_once(make_player) -
     for white, black in zip(players[::2], players[1::2], strict=True):
         game = game_after_two_turns(white, black)
         expired.append(services.fast_forward(game=game).pk)
+    # And two games whose movers are under 24 hours: each warned exactly once.
+    warned = []
+    for white, black in ((players[0], players[3]), (players[2], players[5])):
+        game = games.start_game(white=white.user, black=black.user)
+        Game.objects.filter(pk=game.pk).update(
+            clock_since=timezone.now() - dt.timedelta(days=2, hours=1),
+            deadline=timezone.now() + dt.timedelta(hours=23),
+        )
+        warned.append(game.pk)
     finished: list[int] = []
     lock = threading.Lock()
 
@@ -142,6 +152,9 @@ def test_two_sweepers_at_once_end_every_expired_game_exactly_once(make_player) -
     )
     assert claimed == Counter(expired)
     assert Game.objects.filter(pk__in=expired, termination="timeout").count() == len(expired)
+    assert sum(report.warned for report in reports) == 2
+    for pk in warned:
+        assert Notification.objects.filter(game_id=pk, kind="low_time").count() == 1
     # Each player heard about the end once.
     for pk in expired:
         game = Game.objects.get(pk=pk)
