@@ -221,8 +221,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "web/signup.html", {"form": form})
 
 
-@login_required
-def account_settings(request: HttpRequest) -> HttpResponse:
+def settings_form(request: HttpRequest, data: Any = None) -> forms.SettingsForm:
     profile, _created = Profile.objects.get_or_create(user=request.user)
     initial = {
         "display_name": profile.display_name,
@@ -230,31 +229,37 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "language": profile.language,
         "email_notifications": profile.email_notifications,
     }
-    form = forms.SettingsForm(request.POST or None, initial=initial)
-    token_form = forms.TokenForm()
-    if request.method == "POST" and form.is_valid():
-        profile.display_name = form.cleaned_data["display_name"]
-        profile.language = form.cleaned_data["language"]
-        profile.email_notifications = form.cleaned_data["email_notifications"]
-        profile.save(update_fields=["display_name", "language", "email_notifications"])
-        request.user.email = form.cleaned_data["email"]
-        request.user.save(update_fields=["email"])
-        request.session[SESSION_KEY] = profile.language
-        messages.success(request, _("Your settings are saved."))
-        response = redirect("web:settings")
-        response.set_cookie("django_language", profile.language, samesite="Lax")
-        return response
-    return render(request, "web/settings.html", settings_context(request, form, token_form))
+    return forms.SettingsForm(data, initial=initial)
 
 
-def settings_context(request: HttpRequest, form: Any, token_form: Any, **extra: Any) -> dict:
+def settings_page(request: HttpRequest, form: Any, **extra: Any) -> HttpResponse:
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created")
-    return {"form": form, "token_form": token_form, "tokens": tokens, **extra}
+    context = {"form": form, "token_form": forms.TokenForm(), "tokens": tokens, **extra}
+    return render(request, "web/settings.html", context)
+
+
+@login_required
+def account_settings(request: HttpRequest) -> HttpResponse:
+    form = settings_form(request, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        Profile.objects.filter(user=request.user).update(
+            display_name=data["display_name"],
+            language=data["language"],
+            email_notifications=data["email_notifications"],
+        )
+        request.user.email = data["email"]
+        request.user.save(update_fields=["email"])
+        request.session[SESSION_KEY] = data["language"]
+        messages.success(request, _("Your settings are saved."))
+        return redirect("web:settings")
+    return settings_page(request, form)
 
 
 @login_required
 @require_POST
 def create_token(request: HttpRequest) -> HttpResponse:
+    """A new API token, checked against the password and shown in this answer only."""
     token_form = forms.TokenForm(request.POST)
     new_token = None
     if token_form.is_valid():
@@ -264,17 +269,7 @@ def create_token(request: HttpRequest) -> HttpResponse:
                 username=request.user.get_username(), password=token_form.cleaned_data["password"]
             ),
         )
-    profile, _created = Profile.objects.get_or_create(user=request.user)
-    form = forms.SettingsForm(
-        initial={
-            "display_name": profile.display_name,
-            "email": request.user.email,
-            "language": profile.language,
-            "email_notifications": profile.email_notifications,
-        }
-    )
-    context = settings_context(request, form, forms.TokenForm(), new_token=new_token)
-    return render(request, "web/settings.html", context)
+    return settings_page(request, settings_form(request), new_token=new_token)
 
 
 @login_required
