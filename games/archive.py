@@ -181,7 +181,7 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
     if filters.get("since"):
         start = datetime.datetime.combine(filters["since"], datetime.time.min, tzinfo=tz)
         games = games.filter(finished__gte=start)
-    if filters.get("until"):
+    if filters.get("until") and filters["until"] < datetime.date.max:
         end = datetime.datetime.combine(
             filters["until"] + datetime.timedelta(days=1), datetime.time.min, tzinfo=tz
         )

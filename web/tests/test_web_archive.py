@@ -192,3 +192,9 @@ def test_tournament_filter_finds_the_tournaments_games(client, alice, bob) -> No
     assert [json.loads(x)["id"] for x in body(answer).decode().splitlines()] == [in_tournament.pk]
     page = client.get("/archive/", {"tournament": cup.pk}).content.decode()
     assert "Winter cup" in page and f"/games/{casual.pk}/" not in page
+
+
+def test_extreme_dates_are_no_server_error(client, three_games) -> None:
+    answer = client.get("/api/v1/archive", {"since": "0001-01-01", "until": "9999-12-31"})
+    assert answer.status_code == 200 and len(list(read_games(body(answer).decode()))) == 3
+    assert client.get("/archive/", {"until": "9999-12-31"}).status_code == 200
