@@ -132,6 +132,19 @@ def parse_position(text: str) -> Position | None:
         return None
 
 
+def query_int(request: HttpRequest, name: str) -> int | None:
+    """A non-negative integer query parameter (ASCII digits, at most 9), else None."""
+    raw = request.GET.get(name, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+
+
+def game_turns_at(game: Game, ply: int | None) -> tuple[list[str], int, Position]:
+    """(all turn texts, the viewed ply clamped to them, the position after it)."""
+    texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+    view = len(texts) if ply is None else max(0, min(len(texts), ply))
+    return texts, view, services.replay(game, texts[:view])
+
+
 # --- Home, rules, language ---------------------------------------------------------------
 
 
@@ -345,9 +358,8 @@ def challenge_action(request: HttpRequest, challenge_id: int, action: str) -> Ht
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(_games(), pk=game_id)
     texts = list(game.turns.order_by("ply").values_list("text", flat=True))
-    view_ply = len(texts)
-    if request.GET.get("ply", "").isdigit():
-        view_ply = max(0, min(len(texts), int(request.GET["ply"])))
+    requested = query_int(request, "ply")
+    view_ply = len(texts) if requested is None else min(len(texts), requested)
     latest = view_ply == len(texts)
     position = None
     if game.start_position:
@@ -466,15 +478,12 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def position_svg(request: HttpRequest) -> HttpResponse:
     """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
-    position = None
-    if request.GET.get("game", "").isdigit():
-        game = get_object_or_404(Game, pk=int(request.GET["game"]))
+    game_id = query_int(request, "game")
+    if game_id is not None:
+        game = get_object_or_404(Game, pk=game_id)
         if not game.start_position:
             raise Http404
-        texts = list(game.turns.order_by("ply").values_list("text", flat=True))
-        ply = request.GET.get("ply", "")
-        view = max(0, min(len(texts), int(ply))) if ply.isdigit() else len(texts)
-        position = services.replay(game, texts[:view])
+        texts, view, position = game_turns_at(game, query_int(request, "ply"))
         highlight = turn_cells(texts[view - 1]) if view else []
     else:
         position = parse_position(request.GET.get("position", ""))
@@ -490,13 +499,11 @@ def position_svg(request: HttpRequest) -> HttpResponse:
 
 def analysis(request: HttpRequest) -> HttpResponse:
     """A scratch board: start from any position, try turns; nothing is sent anywhere."""
-    if request.GET.get("game", "").isdigit():
-        game = get_object_or_404(Game, pk=int(request.GET["game"]))
+    game_id = query_int(request, "game")
+    if game_id is not None:
+        game = get_object_or_404(Game, pk=game_id)
         if game.start_position:
-            texts = list(game.turns.order_by("ply").values_list("text", flat=True))
-            ply = request.GET.get("ply", "")
-            view = max(0, min(len(texts), int(ply))) if ply.isdigit() else len(texts)
-            start = str(services.replay(game, texts[:view]))
+            start = str(game_turns_at(game, query_int(request, "ply"))[2])
             return redirect(f"{reverse('web:analysis')}?{urlencode({'position': start})}")
     start_text = request.GET.get("position", "").strip()
     start = parse_position(start_text) if start_text else Position.standard()

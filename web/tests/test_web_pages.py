@@ -307,9 +307,18 @@ def test_pages_need_login_where_they_change_things(client) -> None:
         assert answer.status_code == 302 and "/accounts/login/" in answer["Location"], url
 
 
-
 def test_profile_language_wins_over_an_older_cookie_after_login(client, alice) -> None:
     Profile.objects.filter(user=alice.user).update(language="eo")
     client.cookies["django_language"] = "ru"
     client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert '<html lang="eo">' in client.get("/").content.decode()
+
+
+def test_odd_query_numbers_are_no_server_error(client, alice, bob) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    for url in (
+        f"/games/{game.pk}/?ply=²", f"/games/{game.pk}/?ply=99999999999999999999",
+        "/board.svg?game=99999999999999999999", "/board.svg?game=²",
+        "/analysis/?game=99999999999999999999&ply=3", f"/analysis/?game={game.pk}&ply=²",
+    ):  # fmt: skip
+        assert client.get(url).status_code in (200, 302, 400, 404), url
