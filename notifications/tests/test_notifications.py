@@ -237,3 +237,27 @@ def test_context_processor_counts_unread_notifications_for_players_only(alice, r
     assert unread(request) == {"unread_notifications": 1}
     request.user = AnonymousUser()
     assert unread(request) == {}
+
+
+def test_emails_are_written_in_the_players_language(alice, bob) -> None:
+    import re
+    from pathlib import Path
+
+    if (
+        not Path(__file__)
+        .resolve()
+        .parents[1]
+        .joinpath("locale", "ru", "LC_MESSAGES", "django.mo")
+        .exists()
+    ):
+        pytest.skip("translations not compiled (python3 dev.py test compiles them)")
+    with_email(alice, bob)
+    Profile.objects.filter(user=bob.user).update(language="ru")
+    play(games.start_game(white=alice.user, black=bob.user), alice, "D2L")
+    notification = Notification.objects.get(user=bob.user, kind=Kind.YOUR_TURN)
+    services.deliver_email(notification_id=notification.pk)
+    [message] = mail.outbox
+    assert "It is your turn" not in message.body and "Your turn" not in message.subject
+    assert re.search("[а-яА-Я]{4,}", message.subject + message.body), message.body
+    # The site keeps showing it in the reader's language (English here).
+    assert notification.message.startswith("It is your turn in game #")
