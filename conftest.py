@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -71,6 +72,88 @@ class WorkerProcess:
     def log(self) -> str:
         return "".join(self.output)
 
+    def kill(self) -> None:
+        """SIGKILL the worker and every process it started (a machine dying, no goodbye)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        """Warm shutdown (SIGTERM), then SIGKILL if it does not end within 15 s."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def start_celery_worker(
+    *,
+    app: str = "config",
+    pool: str = "solo",
+    queues: str | None = None,
+    purge: bool = True,
+    env: dict[str, str] | None = None,
+) -> WorkerProcess:
+    """Start ``celery -A <app> worker`` on the tests' database and broker; wait until ready.
+
+    The worker gets its own process group (``kill()`` reaches a prefork pool's
+    children too).  ``purge`` drops the waiting tasks first: a restarted worker
+    that must pick up a redelivered task passes ``purge=False``.
+    """
+    from django.db import connection
+
+    worker_env = dict(os.environ)
+    worker_env.update(
+        ADAPTOID_TESTING="1",
+        DATABASE_NAME=str(connection.settings_dict["NAME"]),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONUNBUFFERED="1",
+        **(env or {}),
+    )
+    command = [
+        sys.executable, "-m", "celery", "-A", app, "worker",
+        f"--pool={pool}", "--concurrency=1", "--loglevel=INFO",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "--hostname", f"test-{uuid.uuid4().hex[:8]}@%h",
+    ]  # fmt: skip
+    if purge:
+        command.append("--purge")
+    if queues:
+        command += ["--queues", queues]
+    process = subprocess.Popen(
+        command,
+        cwd=BASE_DIR,
+        env=worker_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    output: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            output.append(line)
+            if " ready." in line:
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + 60
+    while not ready.is_set() and process.poll() is None and time.monotonic() < deadline:
+        ready.wait(0.2)
+    worker = WorkerProcess(process, output)
+    if not ready.is_set():
+        worker.kill()
+        pytest.fail(f"celery worker did not start:\n{worker.log()}")
+    return worker
+
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Iterator[WorkerProcess]:
@@ -93,53 +176,34 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
     For a task queued by a service through ``games.tasks.enqueue``, poll the
     database for its effect (with a deadline) instead of sleeping blindly.
     """
-    from django.db import connection
-
-    env = dict(os.environ)
-    env.update(
-        ADAPTOID_TESTING="1",
-        DATABASE_NAME=str(connection.settings_dict["NAME"]),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONUNBUFFERED="1",
-    )
-    command = [
-        sys.executable, "-m", "celery", "-A", "config", "worker",
-        "--pool=solo", "--loglevel=INFO", "--purge",
-        "--without-gossip", "--without-mingle", "--without-heartbeat",
-        "--hostname", f"test-{uuid.uuid4().hex[:8]}@%h",
-    ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    output: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            output.append(line)
-            if " ready." in line:
-                ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    deadline = time.monotonic() + 60
-    while not ready.is_set() and process.poll() is None and time.monotonic() < deadline:
-        ready.wait(0.2)
-    worker = WorkerProcess(process, output)
-    if not ready.is_set():
-        process.kill()
-        process.wait(10)
-        pytest.fail(f"celery worker did not start:\n{worker.log()}")
+    worker = start_celery_worker()
     try:
         yield worker
     finally:
         # Before the test database is dropped (this fixture depends on django_db_setup).
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        worker.stop()
+
+
+@pytest.fixture
+def celery_workers(django_db_setup: Any) -> Iterator[Callable[..., WorkerProcess]]:
+    """Factory: ``start(**options)`` → a worker (see start_celery_worker) to kill or restart.
+
+    Every worker started is stopped at the end of the test.  To keep the
+    session's ``celery_worker_process`` from taking the tasks, route them to a
+    queue of the test's own and pass it as ``queues``.
+    """
+    started: list[WorkerProcess] = []
+
+    def start(**options: Any) -> WorkerProcess:
+        worker = start_celery_worker(**options)
+        started.append(worker)
+        return worker
+
+    try:
+        yield start
+    finally:
+        for worker in started:
+            worker.stop()
 
 
 # --- Players and API clients --------------------------------------------------------------
