@@ -100,7 +100,8 @@ def start_clock(*, game: Game, now: dt.datetime, profile: Profile | None = None)
         game.deadline = None
         return
     if profile is None or profile.user_id != user_id:
-        profile = Profile.objects.get(user_id=user_id)
+        # A user loaded without signals (fixtures) may lack a profile: defaults then.
+        profile = Profile.objects.filter(user_id=user_id).first() or Profile(user_id=user_id)
     # The turn's weekends are counted in the zone the player had when it began.
     game.clock_time_zone = profile.time_zone
     if is_stopped_by_vacation(game, profile):

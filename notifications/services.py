@@ -102,7 +102,7 @@ def notify(
     if kind not in Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
     now = now or timezone.now()
-    profile = Profile.objects.get(user=user)
+    profile, _created = Profile.objects.get_or_create(user=user)
     state, digest = _email_state(user=user, profile=profile, kind=kind, game=game, now=now)
     values = dict(params or {})
     if game is not None:
