@@ -45,6 +45,7 @@ from web.receivers import SESSION_KEY
 
 User = get_user_model()
 T = TypeVar("T")
+IMPORT_MAX_BYTES = 10_000_000
 
 
 # --- Helpers ------------------------------------------------------------------------------
@@ -605,6 +606,13 @@ def import_page(request: HttpRequest) -> HttpResponse:
     report = None
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
+        if upload.size > IMPORT_MAX_BYTES:
+            form.add_error(
+                "file",
+                _("The file is larger than %(mb)d MB: split it into smaller files.")
+                % {"mb": IMPORT_MAX_BYTES // 1_000_000},
+            )
+            return render(request, "web/import.html", {"form": form, "report": None})
         try:
             text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
