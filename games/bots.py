@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import Position, Turn
+from engine.players import PLAYER_NAMES, Player, get_player
 from games import errors, services
 from games.models import BotMatch, BotMatchGame, Color, Game, Profile
 
@@ -63,50 +63,26 @@ _KNOWN_BOTS = {
 }
 
 
-class Player(Protocol):
-    def choose(self, position: Position, *, seconds: float) -> Turn: ...
-
-
 def engine_player_names() -> tuple[str, ...]:
-    """The names engine.players offers (only "random" while the package is missing)."""
-    try:
-        from engine.players import PLAYER_NAMES
-    except ImportError:
-        return ("random",)
     return tuple(PLAYER_NAMES)
 
 
 def builtin_bots() -> list[BuiltinBot]:
     bots = []
     for index, name in enumerate(engine_player_names()):
+        level = len(_KNOWN_BOTS) + 1 + index  # a player the engine added after these
         bots.append(
             _KNOWN_BOTS.get(name)
-            or BuiltinBot(
-                name, f"{name}-bot", f"{name.title()} bot", len(_KNOWN_BOTS) + 1 + index, 2.0
-            )
+            or BuiltinBot(name, f"{name}-bot", f"{name.title()} bot", level, 2.0)
         )
     return sorted(bots, key=lambda bot: (bot.level, bot.engine))
 
 
 def get_engine_player(name: str, *, seed: int | None = None) -> Player:
     try:
-        from engine.players import get_player
-    except ImportError:
-        # engine.players not installed yet: "random" is the engine's own random_turn.
-        if name != "random":
-            raise errors.UnknownBot() from None
-        return _RandomTurnPlayer(seed)
-    return get_player(name, seed=seed)
-
-
-class _RandomTurnPlayer:
-    def __init__(self, seed: int | None) -> None:
-        import random
-
-        self.rng = random.Random(seed)
-
-    def choose(self, position: Position, *, seconds: float) -> Turn:
-        return position.random_turn(self.rng)
+        return get_player(name, seed=seed)
+    except ValueError:  # the engine no longer has this player
+        raise errors.UnknownBot() from None
 
 
 def ensure_builtin_bots() -> list[AbstractBaseUser]:
