@@ -138,3 +138,31 @@ def test_the_sweep_requeues_a_bot_game_whose_message_was_lost(
         lambda: Challenge.objects.get(pk=stuck_challenge.pk).status == "accepted",
         celery_worker_process,
     )
+
+
+@pytest.mark.slow
+def test_a_twenty_game_bot_match_shows_its_progress_while_it_runs(
+    celery_worker_process: Any, alice: Any, random_bot: Any, second_bot: Any
+) -> None:
+    answer = alice.client.post(
+        "/api/v1/bot-matches",
+        {"white": "random-bot", "black": "random-bot-2", "games": 20, "seconds_per_turn": 0.01},
+        format="json",
+    )
+    assert answer.status_code == 201
+    url = f"/api/v1/bot-matches/{answer.json()['id']}"
+    seen: list[int] = []
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        body = alice.client.get(url).json()
+        if not seen or body["played"] != seen[-1]:
+            seen.append(body["played"])
+        if body["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert body["status"] == "finished", celery_worker_process.log()[-3000:]
+    # The progress went up step by step (visible on the page), never backwards.
+    assert seen == sorted(seen) and seen[-1] == 20 and len(seen) > 3
+    assert [game["number"] for game in body["games"]] == list(range(1, 21))
+    white, black = (float(part) for part in body["score"].split("-"))
+    assert white + black == 20.0 == body["white_points"] + body["black_points"]
