@@ -114,3 +114,14 @@ def test_rating_chart_is_served_as_svg(alice: Any, bob: Any) -> None:
     assert answer.status_code == 200 and answer["Content-Type"] == "image/svg+xml"
     assert answer.content.startswith(b"<svg") and b"<polyline" in answer.content
     assert Client().get("/players/nobody/rating.svg").status_code == 404
+
+
+def test_game_page_follows_the_game_while_the_bot_is_to_move(
+    web: Client, alice: Any, two_bots: Any
+) -> None:
+    game = services.start_game(white=alice.user, black=two_bots[0])
+    assert b"games/follow.js" not in web.get(f"/games/{game.pk}/").content  # alice to move
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    waiting = web.get(f"/games/{game.pk}/").content
+    assert b"games/follow.js" in waiting and f"/api/v1/games/{game.pk}".encode() in waiting
+    assert b"games/follow.js" not in Client().get(f"/games/{game.pk}/").content  # onlookers
