@@ -335,7 +335,13 @@ def start_game(
 
 
 def _locked_game(game: Game) -> Game:
-    return Game.objects.select_for_update().get(pk=game.pk)
+    # The players come in the same query (the receivers of turn_played name them), but
+    # only the game row is locked: other games of the same players must not wait.
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("white", "black")
+        .get(pk=game.pk)
+    )
 
 
 def _require_player(game: Game, player: AbstractBaseUser) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -322,7 +322,12 @@ class TurnsView(APIView):
             text=data.validated_data["turn"],
             ply=data.validated_data["ply"],
         )
-        return _game_response(game.pk, status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        # The service's game is the row as stored, players joined: only its turns to fetch.
+        prefetch_related_objects([game], "turns")
+        return Response(
+            s.GameSerializer(game).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 _game_action_errors = {
