@@ -375,15 +375,17 @@ class _Pipe(io.RawIOBase):
 def export_zip(games: QuerySet[Game], name: str = "adaptoid-archive.agn") -> Iterator[bytes]:
     """A zip holding one .agn file, compressed and written out as it grows."""
     pipe = _Pipe()
-    with zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        info = zipfile.ZipInfo(name, date_time=timezone.now().timetuple()[:6])
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with archive.open(info, "w", force_zip64=True) as member:
-            for text in export_agn(games):
-                member.write(text.encode("utf-8"))
-                chunk = pipe.take()
-                if chunk:
-                    yield chunk
+    # Level 1: several times faster than the default 6 for about a quarter more bytes.
+    # Opened by name, the member takes the archive's method and level.
+    with (
+        zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+        archive.open(name, "w", force_zip64=True) as member,
+    ):
+        for text in export_agn(games):
+            member.write(text.encode("utf-8"))
+            chunk = pipe.take()
+            if chunk:
+                yield chunk
     yield pipe.take()
 
 
