@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import io
 import json
+import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -421,7 +422,9 @@ def _shadow_player(name: str) -> Any:
     display name and the username gets an ``@imported`` suffix.
     """
     name = " ".join((name or "?").split())[:64] or "?"
-    username = f"{name[:120]}@imported".replace(" ", "_")
+    # Only the characters a username may hold: a "/" would break every URL to the
+    # player's page (and so every page listing the game), "<" has no place in one.
+    username = re.sub(r"[^\w.@+-]", "_", name[:120]) + "@imported"
     user = User.objects.filter(username=username).first()
     if user is None:
         user = User(username=username, is_active=False)
