@@ -582,12 +582,15 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
 
 def archive_page(request: HttpRequest) -> HttpResponse:
     form = archive.ArchiveFilterForm(request.GET or None)
-    games = Game.objects.none()
+    ids = Game.objects.none().values_list("id", flat=True)
     if not request.GET or form.is_valid():
         filters = form.cleaned_data if request.GET else {}
-        games = archive.archive_queryset(filters).select_related("white__profile", "black__profile")
-    paginator = Paginator(games, 50)
-    page = paginator.get_page(request.GET.get("page"))
+        ids = archive.archive_queryset(filters).values_list("id", flat=True)
+    # Page through ids only (an index scan, however deep the page), then load that page's
+    # 50 games with their players.
+    page = Paginator(ids, 50).get_page(request.GET.get("page"))
+    rows = _games().in_bulk(list(page.object_list))
+    page.object_list = [rows[game_id] for game_id in page.object_list]
     query = request.GET.copy()
     query.pop("page", None)
     context = {
