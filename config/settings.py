@@ -346,6 +346,17 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Uploads ----------------------------------------------------------------------
+
+# No uploaded file above this size is kept, not even on disk (config/uploads.py); request
+# bodies other than files stay under Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB).
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 10_000_000, minimum=1)
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.SizeLimitedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
 # --- Static files ----------------------------------------------------------------
 
 STATIC_URL = "/static/"
