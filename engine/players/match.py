@@ -146,7 +146,7 @@ def play_game(
         turns += 1
         outcome = pos.outcome()
     if outcome is None:
-        result, reason = "1/2-1/2", f"{max_turns} turns"
+        result, reason = "1/2-1/2", f"the {max_turns}-turn cap"
     else:
         result, reason = outcome.result(), outcome.termination.value
     return GameResult(

@@ -139,7 +139,7 @@ def test_search_respects_its_budget(name: str) -> None:
 def test_search_uses_its_time_to_look_deeper() -> None:
     pos = midgame_positions(1, seed=4)[0]
     player = get_player("search", seed=0)
-    player.choose(pos, seconds=0.5)
+    player.choose(pos, seconds=1.0)
     assert int(player.info["depth"]) >= 2
     assert int(player.info["nodes"]) > 50
 
@@ -242,7 +242,7 @@ def test_match_score_and_confidence_interval() -> None:
 
 def test_a_game_stops_at_the_turn_cap_as_a_draw() -> None:
     game = play_game("random", "random", seconds=0.1, seed=4, max_turns=6)
-    assert (game.result, game.reason, game.turns) == ("1/2-1/2", "6 turns", 6)
+    assert (game.result, game.reason, game.turns) == ("1/2-1/2", "the 6-turn cap", 6)
 
 
 def test_match_command_prints_one_summary_line() -> None:
