@@ -124,8 +124,8 @@ def test_random_players_differ_by_seed() -> None:
     assert len(seen) > 3
 
 
-@pytest.mark.parametrize("name", ["search", "search-2"])
-def test_search_respects_its_budget(name: str) -> None:
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+def test_every_player_respects_its_budget(name: str) -> None:
     budget = 0.2
     for pos in midgame_positions(4, seed=9):
         player = get_player(name, seed=0)
