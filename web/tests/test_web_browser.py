@@ -166,3 +166,35 @@ def test_two_players_sign_up_challenge_play_replay_and_download(live_server, bro
     assert record.result == "1-0" and str(record.replay()) == "D5W31,E6B00 b 1-0"
 
     assert ann.errors == [] and ben.errors == []
+
+
+def test_pie_opening_by_clicking(live_server, browser) -> None:
+    base = live_server.url
+    ann, ben = Person(browser, base), Person(browser, base)
+    ann.sign_up("pia")
+    ben.sign_up("pio")
+    ann.go("/lobby/")
+    ann.page.fill("#id_opponent", "pio")
+    ann.page.select_option("#id_color", "white")
+    ann.page.select_option("#id_opening", "pie")
+    ann.page.click("#new-challenge ~ form button[type=submit]")
+    ben.go("/lobby/")
+    ben.page.click("article.challenge button:has-text('Accept')")
+    ben.page.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_url = ben.page.url.removeprefix(base)
+
+    ann.go(game_url)  # the challenger places both adaptoids: two clicks
+    ann.cell("C3").click()
+    ann.cell("E5").click()
+    assert ann.page.input_value("#setup-white") == "C3"
+    assert ann.page.input_value("#setup-black") == "E5"
+    ann.page.click("#setup button[type=submit]")
+    ben.go(game_url)
+    ben.page.get_by_role("button", name="I play Black").click()
+    ben.page.wait_for_load_state()
+    assert "White (pia) to move." in ben.page.inner_text("#game-status")
+    ann.go(game_url)
+    ann.click_turn("No move", "C3", "Add a pincer")
+    ann.send("C3P")
+    assert ann.page.input_value("#position-string") == "C3W01,E5B00 b 0-0"
+    assert ann.errors == [] and ben.errors == []
