@@ -166,3 +166,17 @@ def test_a_twenty_game_bot_match_shows_its_progress_while_it_runs(
     assert [game["number"] for game in body["games"]] == list(range(1, 21))
     white, black = (float(part) for part in body["score"].split("-"))
     assert white + black == 20.0 == body["white_points"] + body["black_points"]
+
+
+def test_a_bot_does_its_pie_opening_steps_through_the_worker(
+    celery_worker_process: Any, alice: Any, random_bot: Any
+) -> None:
+    # As a tournament would: the game is created directly, the bot places the adaptoids…
+    placing = services.start_game(white=random_bot, black=alice.user, opening="pie")
+    wait_for(lambda: Game.objects.get(pk=placing.pk).start_position, celery_worker_process)
+    # …and where alice placed them, the bot chooses White and then plays its first turn.
+    choosing = services.start_game(white=alice.user, black=random_bot, opening="pie")
+    services.setup_pie(game=choosing, player=alice.user, white="C3", black="E5")
+    wait_for(lambda: Game.objects.get(pk=choosing.pk).ply == 1, celery_worker_process)
+    game = Game.objects.get(pk=choosing.pk)
+    assert game.white == random_bot and game.turns.get(ply=1).player == random_bot
