@@ -322,3 +322,15 @@ def test_odd_query_numbers_are_no_server_error(client, alice, bob) -> None:
         "/analysis/?game=99999999999999999999&ply=3", f"/analysis/?game={game.pk}&ply=²",
     ):  # fmt: skip
         assert client.get(url).status_code in (200, 302, 400, 404), url
+
+
+def test_password_change(web_alice, alice) -> None:
+    assert "Change my password" in web_alice.get("/accounts/password/").content.decode()
+    new = "yet-another-long-password-9"
+    answer = web_alice.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+    assert answer.status_code == 302
+    alice.user.refresh_from_db()
+    assert alice.user.check_password(new)
