@@ -76,7 +76,7 @@ class BotMatchSerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     created = serializers.DateTimeField()
     finished = serializers.DateTimeField(allow_null=True)
-    games = serializers.SerializerMethodField(
+    game_list = serializers.SerializerMethodField(
         help_text=_("The games started so far, by number (odd: `white` has White).")
     )
 
@@ -100,7 +100,7 @@ class BotMatchSerializer(serializers.Serializer):
         return self._score(match)[1]
 
     @extend_schema_field(BotMatchGameSerializer(many=True))
-    def get_games(self, match: BotMatch) -> list[dict[str, Any]]:
+    def get_game_list(self, match: BotMatch) -> list[dict[str, Any]]:
         entries = match.entries.select_related("game__white", "game__black").order_by("number")
         return BotMatchGameSerializer(entries, many=True).data
 

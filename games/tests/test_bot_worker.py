@@ -93,9 +93,9 @@ def test_a_bot_match_is_played_to_the_end_by_the_worker(
     assert body["played"] == body["total"] == 4
     white, black = (float(part) for part in body["score"].split("-"))
     assert white + black == 4.0
-    assert [game["status"] for game in body["games"]] == ["finished"] * 4
+    assert [game["status"] for game in body["game_list"]] == ["finished"] * 4
     # Every game is a normal finished game of the archive, unrated, fully replayable.
-    for entry in body["games"]:
+    for entry in body["game_list"]:
         game = Game.objects.get(pk=entry["id"])
         assert not game.rated and game.result in ("1-0", "0-1", "1/2-1/2")
         assert str(services.replay(game)) == game.position
@@ -163,7 +163,7 @@ def test_a_twenty_game_bot_match_shows_its_progress_while_it_runs(
     assert body["status"] == "finished", celery_worker_process.log()[-3000:]
     # The progress went up step by step (visible on the page), never backwards.
     assert seen == sorted(seen) and seen[-1] == 20 and len(seen) > 3
-    assert [game["number"] for game in body["games"]] == list(range(1, 21))
+    assert [game["number"] for game in body["game_list"]] == list(range(1, 21))
     white, black = (float(part) for part in body["score"].split("-"))
     assert white + black == 20.0 == body["white_points"] + body["black_points"]
 

@@ -147,7 +147,7 @@ def test_a_bot_match_starts_its_first_games_with_alternating_colours(
     body = answer.json()
     assert body["status"] == "running" and body["total"] == 6 and body["played"] == 0
     assert body["score"] == "0-0" and body["white"] == "random-bot"
-    assert [(g["number"], g["white"], g["black"]) for g in body["games"]] == [
+    assert [(g["number"], g["white"], g["black"]) for g in body["game_list"]] == [
         (1, "random-bot", "random-bot-2"),
         (2, "random-bot-2", "random-bot"),
         (3, "random-bot", "random-bot-2"),
