@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Challenge
-from games.services import MAX_DAYS_PER_TURN
+from clocks.forms import TimeControlForm
+from games.models import Challenge, ClockKind
 
 
 class SignupForm(forms.Form):
@@ -48,7 +50,9 @@ class TokenForm(forms.Form):
     )
 
 
-class ChallengeForm(forms.Form):
+class ChallengeForm(TimeControlForm):
+    """A challenge: opponent, colour, opening, rated, and the clocks app's time control."""
+
     opponent = forms.CharField(
         label=_("Opponent"),
         max_length=150,
@@ -61,10 +65,16 @@ class ChallengeForm(forms.Form):
     opening = forms.ChoiceField(
         label=_("Opening"), choices=Challenge.Opening.choices, initial="standard"
     )
-    days_per_turn = forms.IntegerField(
-        label=_("Days per turn"), min_value=1, max_value=MAX_DAYS_PER_TURN, initial=3
-    )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+
+    field_order = ["opponent", "color", "opening", "clock_kind", "days_per_turn"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clock_kind"].required = False  # absent: days per turn
+
+    def clean_clock_kind(self) -> str:
+        return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
 
 
 class ImportForm(forms.Form):

@@ -23,7 +23,6 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -312,6 +311,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 opening=data["opening"],
                 days_per_turn=data["days_per_turn"],
                 rated=data["rated"],
+                clock_kind=data["clock_kind"],
+                increment_hours=data["increment_hours"],
+                weekend_pause=data["weekend_pause"],
             ),
         )
         if challenge is not None:
@@ -411,7 +413,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "ply_hidden": [("ply", len(texts) + 1)],
         "setup_stage": setup_stage,
         "last_turn": texts[view_ply - 1] if view_ply else "",
-        "now": timezone.now(),
         "mover": position.side_to_move.value if position else None,
     }
     return render(request, "web/game.html", context)

@@ -334,3 +334,18 @@ def test_password_change(web_alice, alice) -> None:
     assert answer.status_code == 302
     alice.user.refresh_from_db()
     assert alice.user.check_password(new)
+
+
+def test_lobby_offers_the_time_controls(web_alice, bob) -> None:
+    page = web_alice.get("/lobby/").content.decode()
+    assert 'name="clock_kind"' in page and 'name="weekend_pause"' in page
+    web_alice.post(
+        "/lobby/",
+        {
+            "opponent": "bob", "color": "white", "opening": "standard", "clock_kind": "bank",
+            "days_per_turn": 10, "increment_hours": 12, "weekend_pause": "on",
+        },
+    )  # fmt: skip
+    challenge = Challenge.objects.get()
+    assert (challenge.clock_kind, challenge.days_per_turn) == ("bank", 10)
+    assert challenge.increment_hours == 12 and challenge.weekend_pause
