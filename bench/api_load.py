@@ -1,0 +1,359 @@
+"""Load benchmark of the API under gunicorn: validated turns per second and latency (not a test).
+
+Run from the repository root (PostgreSQL and Redis running, as for CI):
+
+    .venv/bin/python bench/api_load.py --clients 16 --seconds 20
+
+It creates its own PostgreSQL database (``adaptoid_bench``, dropped and
+recreated; ``--database-url`` to change) and uses Redis database 12, migrates,
+creates two players and a stock of games per client, then starts gunicorn with
+``platform/gunicorn.conf.py`` (production settings: DEBUG off, real password
+hashing, PostgreSQL connection reuse; throttles raised so they do not cap the
+run) and drives it with N client threads, each on one keep-alive
+``http.client`` connection:
+
+1. the floor: a trivial authenticated GET (``/api/v1/me/preferences``: token
+   lookup, one row, a small JSON body) for ``--seconds``;
+2. turns: each client plays its games, both sides, through
+   ``POST /api/v1/games/<id>/turns`` (a random legal turn chosen with the engine
+   from the position in the previous answer), for ``--seconds``.
+
+Every turn answer must be 201: anything else is counted as an error.  Prints
+requests/s, p50/p90/p99 latency for both, and the ratio turns/GET.  Targets on
+the 2-core machine: >= 200 turns/s, p99 < 100 ms at 16 clients, turns >= 40 % of
+the GET's throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "load-test-password-4711"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--games-per-client", type=int, default=40)
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/adaptoid_bench"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=None, help="gunicorn threads")
+    return parser.parse_args()
+
+
+def server_env(args: argparse.Namespace, port: int) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("ADAPTOID_TESTING", "DEBUG", "DATABASE_NAME")
+    }
+    env.update(
+        DATABASE_URL=args.database_url,
+        REDIS_URL=args.redis_url,
+        SECRET_KEY="bench-" + "k" * 60,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_PROXY_SSL_HEADER="0",
+        THROTTLE_TURNS="1000000/minute",
+        THROTTLE_TOKEN="1000000/minute",
+        THROTTLE_ACCOUNTS="1000000/minute",
+        LOG_LEVEL="WARNING",
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    if args.workers:
+        env["GUNICORN_WORKERS"] = str(args.workers)
+    if args.threads:
+        env["GUNICORN_THREADS"] = str(args.threads)
+    return env
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+@dataclass
+class Client:
+    white_token: str
+    black_token: str
+    games: list[int]
+
+
+def prepare(args: argparse.Namespace, env: dict[str, str]) -> list[Client]:
+    """Migrate, then create the players, tokens and games (through the services)."""
+    recreate_database(args.database_url)
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from games import services
+
+    call_command("migrate", verbosity=0)
+    clients = []
+    for index in range(args.clients):
+        names = (f"loadw{index}", f"loadb{index}")
+        users = [services.register_account(username=n, password=PASSWORD) for n in names]
+        tokens = [services.issue_token(username=n, password=PASSWORD) for n in names]
+        games = [
+            services.start_game(white=users[0], black=users[1], rated=False).pk
+            for _ in range(args.games_per_client)
+        ]
+        clients.append(Client(tokens[0], tokens[1], games))
+    preference_token = clients[0].white_token
+    assert preference_token
+    from django.db import connections
+
+    connections.close_all()
+    return clients
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable, "-m", "gunicorn", "config.wsgi:application",
+        "--config", str(ROOT / "platform" / "gunicorn.conf.py"),
+        "--access-logfile", "/dev/null",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status in (200, 503):
+                return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+@dataclass
+class Result:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class Connection:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(
+        self, method: str, path: str, token: str, body: dict[str, Any] | None = None
+    ) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}", "Connection": "keep-alive"}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, payload, headers)
+                response = self.conn.getresponse()
+                return response.status, json.loads(response.read() or b"null")
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # gunicorn recycles a worker now and then (max_requests): reconnect once.
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def run_gets(port: int, client: Client, start: float, stop: float, result: Result) -> None:
+    conn = Connection(port)
+    while time.monotonic() < start:
+        conn.request("GET", "/api/v1/me/preferences", client.white_token)  # warm-up
+    while (now := time.monotonic()) < stop:
+        status, _body = conn.request("GET", "/api/v1/me/preferences", client.white_token)
+        result.latencies.append(time.monotonic() - now)
+        if status != 200:
+            result.errors.append(f"GET {status}")
+
+
+def run_turns(
+    port: int, client: Client, start: float, stop: float, result: Result, seed: int
+) -> None:
+    from engine import Position
+
+    rng = random.Random(seed)
+    conn = Connection(port)
+    games = list(client.games)
+    game_id = games.pop(0)
+    status, game = conn.request("GET", f"/api/v1/games/{game_id}", client.white_token)
+    assert status == 200, game
+    while True:
+        now = time.monotonic()
+        if now >= stop:
+            return
+        if game["status"] != "active":
+            if not games:
+                result.errors.append("out of games")
+                return
+            game_id = games.pop(0)
+            status, game = conn.request("GET", f"/api/v1/games/{game_id}", client.white_token)
+            continue
+        position = Position.from_string(game["position"])
+        text = str(position.random_turn(rng))
+        token = client.white_token if game["to_move"] == "white" else client.black_token
+        sent = time.monotonic()
+        status, answer = conn.request(
+            "POST", f"/api/v1/games/{game_id}/turns", token, {"ply": game["ply"] + 1, "turn": text}
+        )
+        took = time.monotonic() - sent
+        if status != 201:
+            result.errors.append(f"turn {status}: {answer}")
+            status, game = conn.request("GET", f"/api/v1/games/{game_id}", client.white_token)
+            continue
+        game = answer
+        if sent >= start:  # after the warm-up
+            result.latencies.append(took)
+
+
+def measure(target: Any, clients: list[Client], args: argparse.Namespace, *extra: Any) -> Result:
+    result = Result()
+    start = time.monotonic() + args.warmup
+    stop = start + args.seconds
+    threads = [
+        threading.Thread(target=target, args=(*extra, client, start, stop, result, *seed))
+        for index, client in enumerate(clients)
+        for seed in ([(index,)] if target is run_turns else [()])
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return result
+
+
+def cpu_seconds(server_session: int) -> dict[str, float]:
+    """CPU time used so far by the gunicorn processes, PostgreSQL and Redis (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"gunicorn": 0.0, "postgres": 0.0, "redis": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        session, utime, stime = int(fields[3]), int(fields[11]), int(fields[12])
+        if session == server_session:
+            used["gunicorn"] += (utime + stime) / tick
+        elif comm.startswith("postgres"):
+            used["postgres"] += (utime + stime) / tick
+        elif comm.startswith("redis"):
+            used["redis"] += (utime + stime) / tick
+    return used
+
+
+def measure_cpu(server_session: int, run: Any) -> tuple[Result, dict[str, float]]:
+    before = cpu_seconds(server_session)
+    result = run()
+    after = cpu_seconds(server_session)
+    return result, {name: after[name] - before[name] for name in before}
+
+
+def summary(
+    name: str, result: Result, args: argparse.Namespace, cpu: dict[str, float]
+) -> dict[str, float]:
+    seconds = args.seconds
+    latencies = sorted(result.latencies)
+    count = len(latencies)
+    if count == 0:
+        return {"rate": 0.0, "p50": 0.0, "p90": 0.0, "p99": 0.0}
+    quantiles = statistics.quantiles(latencies, n=100, method="inclusive")
+    figures = {
+        "rate": count / seconds,
+        "p50": quantiles[49] * 1000,
+        "p90": quantiles[89] * 1000,
+        "p99": quantiles[98] * 1000,
+    }
+    print(
+        f"{name:<34} {figures['rate']:8.1f}/s   p50 {figures['p50']:6.1f} ms   "
+        f"p90 {figures['p90']:6.1f} ms   p99 {figures['p99']:6.1f} ms   "
+        f"({count} requests, {len(result.errors)} errors)"
+    )
+    # CPU per request: measured over the warm-up too (same load), hence the scaling.
+    requests = count * (seconds + args.warmup) / seconds
+    print(
+        "   CPU per request: "
+        + ", ".join(f"{k} {v / requests * 1000:.1f} ms" for k, v in cpu.items())
+    )
+    for error in result.errors[:5]:
+        print("   error:", error)
+    return figures
+
+
+def main() -> None:
+    args = parse_args()
+    port = free_port()
+    env = server_env(args, port)
+    print(
+        f"preparing {args.clients} clients × {args.games_per_client} games on {args.database_url}"
+    )
+    clients = prepare(args, env)
+    server = start_gunicorn(env, port)
+    try:
+        load = os.getloadavg()[0]
+        print(
+            f"gunicorn on 127.0.0.1:{port} (platform/gunicorn.conf.py), {args.clients} clients, "
+            f"{args.seconds:.0f} s per measure, {os.cpu_count()} CPUs, load before {load:.2f}"
+        )
+        result, cpu = measure_cpu(server.pid, lambda: measure(run_gets, clients, args, port))
+        floor = summary("GET /api/v1/me/preferences", result, args, cpu)
+        result, cpu = measure_cpu(server.pid, lambda: measure(run_turns, clients, args, port))
+        turns = summary("POST /api/v1/games/{id}/turns", result, args, cpu)
+        ratio = turns["rate"] / floor["rate"] if floor["rate"] else 0.0
+        print(f"turns / trivial GET throughput: {ratio:.0%}")
+        verdict = (
+            turns["rate"] >= 200 and turns["p99"] < 100 and ratio >= 0.4,
+            "targets: >= 200 turns/s, p99 < 100 ms, >= 40 % of the GET",
+        )
+        print(("MET   " if verdict[0] else "MISSED ") + verdict[1])
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(30)
+
+
+if __name__ == "__main__":
+    main()
