@@ -238,6 +238,9 @@ class Game(models.Model):
             # The archive (games.archive): finished games by date or length.
             models.Index(fields=["status", "-finished", "-id"], name="game_status_finished"),
             models.Index(fields=["status", "-ply", "-id"], name="game_status_ply"),
+            # A player's finished games (player page, archive player filter).
+            models.Index(fields=["white", "status", "-finished"], name="game_white_finished"),
+            models.Index(fields=["black", "status", "-finished"], name="game_black_finished"),
             # The clock sweeper looks for active games past their deadline.
             models.Index(fields=["status", "deadline"], name="game_status_deadline"),
         ]

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import (
     Http404,
     HttpRequest,
@@ -561,12 +561,16 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User.objects.select_related("profile"), username=username)
     games = _games().filter(Q(white=player) | Q(black=player))
     finished = games.filter(status=Game.Status.FINISHED)
-    wins = finished.filter(
-        Q(white=player, result=Game.Result.WHITE_WINS)
-        | Q(black=player, result=Game.Result.BLACK_WINS)
-    ).count()
-    draws = finished.filter(result=Game.Result.DRAW).count()
-    total = finished.count()
+    # Results by colour: two grouped queries on the (white, …) and (black, …) indexes.
+    results = {"white": {}, "black": {}}
+    for color in results:
+        rows = Game.objects.filter(**{color: player}, status=Game.Status.FINISHED)
+        results[color] = dict(rows.values_list("result").annotate(n=Count("id")).order_by())
+    wins = results["white"].get(Game.Result.WHITE_WINS, 0) + results["black"].get(
+        Game.Result.BLACK_WINS, 0
+    )
+    draws = sum(by_result.get(Game.Result.DRAW, 0) for by_result in results.values())
+    total = sum(sum(by_result.values()) for by_result in results.values())
     context = {
         "player": player,
         "name": player_name(player),
