@@ -9,7 +9,8 @@ real engine play (a few hundred distinct games, copied), then measures:
 * export rate (games/s) and Python peak memory (tracemalloc) of .agn, .ndjson and
   .zip for the first 10,000 games and for all of them: the memory must not grow;
 * server time (in-process test client, median of 15) of the archive page (first
-  page, a player filter, a late page) and of a game page, with all games stored.
+  page, filters, the last page), a game page, the home page and a player page,
+  with all games stored.
 
 Targets (issue #4): export >= 5,000 games/s with flat memory; pages < 100 ms.
 """
@@ -191,6 +192,8 @@ def main() -> int:
         f"/archive/?page={total // 50 - 1}",
         f"/games/{game.pk}/",
         f"/games/{game.pk}/?ply=5",
+        "/",
+        f"/players/{player}/",
     ):
         if bench_page(client, url) > PAGE_TARGET_MS:
             ok = False
