@@ -12,6 +12,7 @@ urlpatterns = [
     path("bots/challenges/<int:challenge_id>/", bot_views.challenge_wait, name="challenge-wait"),
     path("bot-matches/new/", bot_views.match_new, name="match-new"),
     path("bot-matches/<int:match_id>/", bot_views.match_page, name="match"),
+    path("bot-matches/<int:match_id>/stop/", bot_views.match_stop, name="match-stop"),
     path("leaderboard/", bot_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/rating.svg", bot_views.rating_svg, name="rating-svg"),
 ]

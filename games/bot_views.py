@@ -132,6 +132,17 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def match_stop(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = get_object_or_404(BotMatch, pk=match_id)
+    try:
+        bots.stop_bot_match(match=match, user=request.user)
+    except errors.DomainError as exc:
+        messages.error(request, str(exc.message))
+    return redirect("bots:match", match_id=match.pk)
+
+
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Players by rating; ?who=people|bots narrows it; 50 a page."""
     who = request.GET.get("who", "all")

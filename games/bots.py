@@ -333,6 +333,23 @@ def advance_bot_match(*, match_id: int) -> BotMatch | None:
     return match
 
 
+def stop_bot_match(*, match: BotMatch, user: AbstractBaseUser) -> BotMatch:
+    """Start no more games: the match ends with the games already started.
+
+    Its creator or staff only; stopping a finished match changes nothing.  The
+    games in play are played out (a few seconds each), so the record stays honest.
+    """
+    with transaction.atomic():
+        match = BotMatch.objects.select_for_update().get(pk=match.pk)
+        if match.created_by_id != user.pk and not user.is_staff:
+            raise errors.NotYourBotMatch()
+        if match.status == BotMatch.Status.RUNNING:
+            match.games = BotMatchGame.objects.filter(match=match).count()
+            match.save(update_fields=["games"])
+            advance_bot_match(match_id=match.pk)  # finished now if none is still in play
+    return BotMatch.objects.select_related("white", "black", "created_by").get(pk=match.pk)
+
+
 def match_score(match: BotMatch) -> tuple[float, float, int]:
     """(points of `white`'s bot, points of `black`'s bot, games finished)."""
     points = {match.white_id: 0.0, match.black_id: 0.0}

@@ -137,3 +137,8 @@ class TimeExpired(GameOver):
 class NoVacationDays(DomainError):
     code = "no_vacation_days"
     default_message = _("You have no vacation days left this year.")
+
+
+class NotYourBotMatch(DomainError):
+    code = "not_your_bot_match"
+    default_message = _("Only the player who started this bot match (or staff) can stop it.")

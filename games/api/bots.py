@@ -231,6 +231,29 @@ class BotMatchDetailView(APIView):
         return Response(BotMatchSerializer(get_object_or_404(_matches(), pk=match_id)).data)
 
 
+class BotMatchStopView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="stop_bot_match",
+        request=None,
+        responses={
+            200: BotMatchSerializer,
+            **_errors(401, 404),
+            403: OpenApiResponse(
+                ErrorSerializer,
+                description="`not_your_bot_match`: only its creator or staff may stop it",
+            ),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        """Start no more games; the match finishes with the games already started
+        (`total` becomes their number).  Stopping a finished match changes nothing."""
+        match = get_object_or_404(BotMatch, pk=match_id)
+        match = bots.stop_bot_match(match=match, user=request.user)
+        return Response(BotMatchSerializer(match).data)
+
+
 class MeBotView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 

@@ -37,6 +37,7 @@ DOMAIN_STATUS: dict[type[errors.DomainError], int] = {
     errors.UnknownBot: status.HTTP_400_BAD_REQUEST,
     errors.HasPlayedGames: status.HTTP_409_CONFLICT,
     errors.TooManyBotMatches: status.HTTP_429_TOO_MANY_REQUESTS,
+    errors.NotYourBotMatch: status.HTTP_403_FORBIDDEN,
 }
 
 # Engine errors: checked most specific first (an illegal turn may subclass an invalid one).

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import bots, services
-from games.models import BotMatch, Challenge, Profile
+from games.models import BotMatch, BotMatchGame, Challenge, Profile
 from games.ratings import rate_finished_game
 
 pytestmark = pytest.mark.django_db
@@ -125,3 +125,16 @@ def test_game_page_follows_the_game_while_the_bot_is_to_move(
     waiting = web.get(f"/games/{game.pk}/").content
     assert b"games/follow.js" in waiting and f"/api/v1/games/{game.pk}".encode() in waiting
     assert b"games/follow.js" not in Client().get(f"/games/{game.pk}/").content  # onlookers
+
+
+def test_the_creator_stops_a_match_from_its_page(web: Client, alice: Any, two_bots: Any) -> None:
+    match = bots.create_bot_match(
+        creator=alice.user, white="random-bot", black="random-bot-2", games=10, seconds_per_turn=0.1
+    )
+    page = web.get(f"/bot-matches/{match.pk}/")
+    assert f"/bot-matches/{match.pk}/stop/".encode() in page.content
+    assert b"/stop/" not in Client().get(f"/bot-matches/{match.pk}/").content
+    answer = web.post(f"/bot-matches/{match.pk}/stop/")
+    assert answer.status_code == 302
+    match.refresh_from_db()
+    assert match.games == BotMatchGame.objects.filter(match=match).count()

@@ -222,3 +222,24 @@ def test_a_user_may_run_three_bot_matches_at_once_staff_more(
 def test_starting_a_bot_match_needs_a_login_and_unknown_matches_are_404(api: Any) -> None:
     assert api.post("/api/v1/bot-matches", {}, format="json").status_code == 401
     assert api.get("/api/v1/bot-matches/12345").json()["code"] == "not_found"
+
+
+def test_stopping_a_bot_match_plays_out_the_started_games_only(
+    alice: Any, bob: Any, random_bot: Any, second_bot: Any, settings: Any
+) -> None:
+    settings.BOT_MATCH_PARALLEL_GAMES = 2
+    match = bots.create_bot_match(
+        creator=alice.user, white="random-bot", black="random-bot-2", games=10, seconds_per_turn=0.1
+    )
+    url = f"/api/v1/bot-matches/{match.pk}/stop"
+    assert bob.client.post(url).json()["code"] == "not_your_bot_match"
+    stopped = alice.client.post(url)
+    assert stopped.status_code == 200
+    assert stopped.json()["total"] == 2 and stopped.json()["status"] == "running"
+    for entry in BotMatchGame.objects.filter(match=match):  # the games in play end…
+        services.resign(game=entry.game, player=entry.game.black)
+    bots.advance_bot_match(match_id=match.pk)  # …and no third game starts
+    body = alice.client.get(f"/api/v1/bot-matches/{match.pk}").json()
+    assert body["status"] == "finished" and body["played"] == body["total"] == 2
+    assert alice.client.post(url).status_code == 200  # stopping again changes nothing
+    assert BotMatchGame.objects.filter(match=match).count() == 2

@@ -105,6 +105,7 @@ ROWS: list[Row] = [
     Row("api:bot-matches", "GET", ALL_200),
     Row("api:bot-matches", "POST", (401, 400, 400, 400, 400), data={"games": 0}),
     Row("api:bot-match", "GET", (404,) * 5, _kw(match_id=999_999)),
+    Row("api:bot-match-stop", "POST", (401,) + (404,) * 4, _kw(match_id=999_999)),
     Row("api:me-bot", "POST", (401, 200, 409, 409, 200)),  # only players without games
     Row("api:players", "GET", ALL_200),
     Row("api:player", "GET", ALL_200, _kw(username="alice")),
@@ -186,6 +187,7 @@ ROWS: list[Row] = [
     Row("bots:challenge-wait", "GET", ALL_200, _challenge),  # challenges are public
     Row("bots:match-new", "GET", PAGE_USERS),
     Row("bots:match", "GET", (404,) * 5, _kw(match_id=999_999)),
+    Row("bots:match-stop", "POST", (302,) + (404,) * 4, _kw(match_id=999_999)),
     Row("bots:leaderboard", "GET", ALL_200),
     Row("bots:rating-svg", "GET", ALL_200, _kw(username="alice")),
 ]
