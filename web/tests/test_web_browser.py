@@ -54,7 +54,16 @@ class Person:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def go(self, path: str) -> None:
-        self.page.goto(self.base + path)
+        # A page waiting for the opponent reloads itself when they play (follow.js):
+        # that reload may cut across this navigation once.
+        from playwright.sync_api import Error
+
+        try:
+            self.page.goto(self.base + path)
+        except Error as exc:
+            if "ERR_ABORTED" not in str(exc) and "interrupted" not in str(exc):
+                raise
+            self.page.goto(self.base + path)
 
     def sign_up(self, name: str) -> None:
         self.go("/signup/")
