@@ -19,11 +19,9 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
-    HttpResponseRedirect,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
@@ -82,13 +80,6 @@ def run(request: HttpRequest, call: Callable[[], T]) -> T | None:
             % {"turn": exc.text or "''", "reason": translate_reason(exc.reason)},
         )
     return None
-
-
-def back(request: HttpRequest, default: str) -> HttpResponseRedirect:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return HttpResponseRedirect(target)
-    return HttpResponseRedirect(default)
 
 
 def player_name(user: Any) -> str:
