@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -50,6 +51,23 @@ def _require_real_services() -> None:
     assert app.conf.broker_url.startswith("redis://"), f"broker is {app.conf.broker_url}"
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=5)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_own_task_queue() -> Iterator[None]:
+    """At the end, delete this session's own task queue and what is left in it (config/settings.py)."""
+    yield
+    from django.conf import settings
+    from kombu.exceptions import OperationalError
+
+    from config.celery import app
+
+    # No broker running: nothing was queued there either.
+    with contextlib.suppress(OperationalError, OSError), app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=5)
+        queue = app.amqp.queues[settings.CELERY_TASK_DEFAULT_QUEUE](conn.default_channel)
+        queue.declare()  # known to this channel, so that its bindings go too
+        queue.delete()
 
 
 @pytest.fixture(autouse=True)
@@ -105,11 +123,15 @@ def start_celery_worker(
     children too).  ``purge`` drops the waiting tasks first: a restarted worker
     that must pick up a redelivered task passes ``purge=False``.
     """
+    from django.conf import settings
     from django.db import connection
 
     worker_env = dict(os.environ)
     worker_env.update(
         ADAPTOID_TESTING="1",
+        # This session's own queue (config/settings.py): another session's worker on the
+        # same broker can neither purge nor take these tasks.
+        ADAPTOID_TEST_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
         DATABASE_NAME=str(connection.settings_dict["NAME"]),
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONUNBUFFERED="1",

@@ -270,6 +270,11 @@ else:
     for _folder in ("queue", "control", "processed", "results"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 
+if TESTING:
+    # Each test session has a queue of its own (conftest passes its name to the worker
+    # it starts): two sessions on one broker, e.g. CI runs side by side on the same
+    # Redis database, never purge (``--purge``) or run each other's tasks.
+    CELERY_TASK_DEFAULT_QUEUE = env_str("ADAPTOID_TEST_QUEUE") or f"tests-{os.getpid()}"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -308,6 +313,9 @@ BOT_MATCH_PARALLEL_GAMES = env_int("BOT_MATCH_PARALLEL_GAMES", 4, minimum=1)
 BOT_MAX_SECONDS_PER_TURN = 10.0
 # A bot game untouched this long, with a bot to act, is queued again by the sweep.
 BOT_SWEEP_AFTER_SECONDS = env_int("BOT_SWEEP_AFTER_SECONDS", 60, minimum=5)
+# A running bot match checks itself this often (games.bot_tasks.watch_bot_match): a
+# turn or game whose message was lost is queued again without waiting for beat.
+BOT_MATCH_WATCH_SECONDS = env_int("BOT_MATCH_WATCH_SECONDS", 30, minimum=1)
 EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)
 # GET /api/v1/stream/events: an empty line after this many quiet seconds; a connection
 # ends after STREAM_MAX_SECONDS (clients reconnect), so it never holds a server thread forever.

@@ -60,6 +60,28 @@ def advance_bot_match(self: Task, match_id: int) -> str | None:
     return match.status if match else None
 
 
+@shared_task(time_limit=60, soft_time_limit=50, **_RETRY)
+def watch_bot_match(self: Task, match_id: int, seconds: float) -> str | None:
+    """Every `seconds` while a bot match runs: advance it, queue again its quiet games.
+
+    The safety net of the chain of messages a match is made of (see
+    games.bots.watch_bot_match_later): without beat, a lost message, a worker
+    restart or a stale redelivery would otherwise stop the match for good.
+    Re-queued moves are harmless if a move was in flight after all (stale ply).
+    """
+    from games import bots
+    from games.models import BotMatch
+
+    match = bots.advance_bot_match(match_id=match_id)
+    if match is None or match.status != BotMatch.Status.RUNNING:
+        return match.status if match else None
+    for game_id, ply in bots.waiting_bot_moves(match_id=match_id, quiet_seconds=seconds):
+        logger.warning("watch_bot_match %s: game %s waits for ply %s", match_id, game_id, ply)
+        bot_move.delay(game_id, ply)
+    watch_bot_match.apply_async((match_id, seconds), countdown=seconds)
+    return match.status
+
+
 @shared_task(time_limit=30, soft_time_limit=25, **_RETRY)
 def rate_game(self: Task, game_id: int) -> list[dict[str, Any]]:
     """Glicko-2 update of both players of a finished rated game (see games.ratings)."""

@@ -15,6 +15,7 @@ Every function here is a service: keyword-only arguments, ``transaction.atomic``
 
 from __future__ import annotations
 
+import datetime
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -298,7 +299,41 @@ def create_bot_match(
             rated=rated,
         )
         advance_bot_match(match_id=match.pk)
+        watch_bot_match_later(match_id=match.pk)
     return match
+
+
+def watch_bot_match_later(*, match_id: int) -> None:
+    """After commit, queue the match's watch (games.bot_tasks.watch_bot_match).
+
+    The match's progress is a chain of messages (a turn queues the next turn, a
+    finished game queues ``advance_bot_match``): one message lost by the broker, or
+    dropped by a worker that died between its commit and its publish, would stop a
+    game for good.  The watch repeats every ``BOT_MATCH_WATCH_SECONDS`` while the
+    match runs and queues again whatever waits, so a match never depends on beat.
+    """
+    from games import bot_tasks
+    from games.tasks import enqueue_later
+
+    seconds = float(setting("BOT_MATCH_WATCH_SECONDS", 30))
+    enqueue_later(bot_tasks.watch_bot_match, seconds, match_id, seconds)
+
+
+def waiting_bot_moves(*, match_id: int, quiet_seconds: float) -> list[tuple[int, int]]:
+    """(game id, ply) of the match's games where a bot must act and nothing happened
+    for `quiet_seconds`: a move in flight would have saved its game since."""
+    quiet = timezone.now() - datetime.timedelta(seconds=quiet_seconds)
+    games = Game.objects.filter(
+        bot_match_entry__match_id=match_id,
+        status__in=(Game.Status.ACTIVE, Game.Status.SETUP),
+        updated__lt=quiet,
+    ).order_by("pk")
+    waiting = []
+    for game in games:
+        acting = bot_to_act(game)
+        if acting is not None:
+            waiting.append((game.pk, acting[1]))
+    return waiting
 
 
 def advance_bot_match(*, match_id: int) -> BotMatch | None:

@@ -25,6 +25,11 @@ def enqueue(task: Task, *args: Any, **kwargs: Any) -> None:
     transaction.on_commit(lambda: task.delay(*args, **kwargs))
 
 
+def enqueue_later(task: Task, seconds: float, *args: Any) -> None:
+    """Like ``enqueue``, with the task due `seconds` after the commit."""
+    transaction.on_commit(lambda: task.apply_async(args, countdown=seconds))
+
+
 @shared_task(acks_late=True, time_limit=10, soft_time_limit=8, max_retries=3, default_retry_delay=2)
 def ping() -> str:
     """Liveness probe of the worker: answers "pong"."""

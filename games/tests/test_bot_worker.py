@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import bots, services
 from games.bot_tasks import sweep_bots
 from games.models import BotMatch, Challenge, Game, Profile, RatingChange
+from games.tasks import enqueue
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 User = get_user_model()
@@ -138,6 +139,39 @@ def test_the_sweep_requeues_a_bot_game_whose_message_was_lost(
         lambda: Challenge.objects.get(pk=stuck_challenge.pk).status == "accepted",
         celery_worker_process,
     )
+
+
+def test_a_bot_match_whose_messages_were_lost_is_finished_by_its_watch_without_beat(
+    celery_worker_process: Any,
+    alice: Any,
+    random_bot: Any,
+    second_bot: Any,
+    settings: Any,
+    monkeypatch: Any,
+) -> None:
+    # Every game's first bot_move is dropped, as a broker losing them (or a worker dying
+    # between its commit and its publish) would: no message of any game is left queued.
+    from games import bot_receivers
+
+    def enqueue_all_but_bot_moves(task: Any, *args: Any) -> None:
+        if task is not bot_receivers.bot_tasks.bot_move:
+            enqueue(task, *args)
+
+    monkeypatch.setattr(bot_receivers, "enqueue", enqueue_all_but_bot_moves)
+    settings.BOT_MATCH_WATCH_SECONDS = 2
+    match = bots.create_bot_match(
+        creator=alice.user, white="random-bot", black="random-bot-2", games=2, seconds_per_turn=0.01
+    )
+    assert not Game.objects.filter(bot_match_entry__match=match, ply__gt=0).exists()
+    # Beat does not run here: the match's own watch queues the waiting games again.
+    wait_for(
+        lambda: BotMatch.objects.get(pk=match.pk).status == "finished",
+        celery_worker_process,
+        timeout=120,
+    )
+    assert "waits for ply 1" in celery_worker_process.log()
+    for game in Game.objects.filter(bot_match_entry__match=match):
+        assert game.status == "finished" and str(services.replay(game)) == game.position
 
 
 @pytest.mark.slow

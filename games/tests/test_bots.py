@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from games import bots, services
 from games.models import BotMatch, BotMatchGame, Game, Profile
@@ -243,3 +245,55 @@ def test_stopping_a_bot_match_plays_out_the_started_games_only(
     assert body["status"] == "finished" and body["played"] == body["total"] == 2
     assert alice.client.post(url).status_code == 200  # stopping again changes nothing
     assert BotMatchGame.objects.filter(match=match).count() == 2
+
+
+# --- The watch: a bot match never waits on a lost message ------------------------------------
+
+
+def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
+    alice: Any, random_bot: Any, second_bot: Any, settings: Any, monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:  # fmt: skip
+    from games import bot_tasks
+
+    moves: list[tuple[int, int]] = []
+    watches: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(bot_tasks.bot_move, "delay", lambda *args: moves.append(args))
+    monkeypatch.setattr(
+        bot_tasks.watch_bot_match, "apply_async", lambda *a, **kw: watches.append((a, kw))
+    )
+    settings.BOT_MATCH_PARALLEL_GAMES = 2
+    settings.BOT_MATCH_WATCH_SECONDS = 7
+    with django_capture_on_commit_callbacks(execute=True):
+        match = bots.create_bot_match(
+            creator=alice.user, white="random-bot", black="random-bot-2", games=3,
+            seconds_per_turn=0.1,
+        )  # fmt: skip
+    # Started with its watch, due in BOT_MATCH_WATCH_SECONDS (and the games' first moves).
+    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0})]
+    first, second = [entry.game for entry in BotMatchGame.objects.filter(match=match)]
+    assert sorted(moves) == [(first.pk, 1), (second.pk, 1)]
+
+    # Both first moves were lost; only the first game has been quiet for longer than the watch.
+    moves.clear()
+    watches.clear()
+    Game.objects.filter(pk=first.pk).update(updated=timezone.now() - timedelta(seconds=60))
+    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
+    assert moves == [(first.pk, 1)]  # queued again, at the ply the bot must play
+    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0})]  # and it comes back
+
+    # A game finished whose advance_bot_match message was lost: the watch starts the third.
+    services.resign(game=first, player=second_bot)
+    moves.clear()
+    watches.clear()
+    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
+    third = BotMatchGame.objects.get(match=match, number=3).game
+    assert moves == [] and len(watches) == 1  # the third's first move is queued on commit
+
+    # Once every game is over the match finishes and the watch ends.
+    services.resign(game=second, player=random_bot)
+    services.resign(game=third, player=second_bot)
+    watches.clear()
+    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "finished"
+    assert watches == []
+    assert BotMatch.objects.get(pk=match.pk).status == "finished"
