@@ -27,8 +27,9 @@ from typing import IO, Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
-from django.db import connection, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 
 FORMAT = "adaptoid-archive"
 VERSION = 1
@@ -203,13 +204,22 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
     Raises ArchiveError (nothing is stored) for a malformed file, a database that
     already has games (or tournaments), or games whose turns do not replay.
     """
+    parts = {part.label: part for part in PARTS if part.model is not None}
+    counts: dict[str, int] = {}
+    try:
+        _import_records(handle, parts, counts)
+    except (IntegrityError, DataError) as exc:
+        # Duplicate ids, a turn of a game that is not in the file…: nothing was stored.
+        raise ArchiveError(f"the archive does not fit together: {exc}") from None
+    return counts
+
+
+def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
     from games.models import Profile
     from games.verification import verify_games
 
     User = _user_model()
-    parts = {part.label: part for part in PARTS if part.model is not None}
-    counts: dict[str, int] = {}
-    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):
+    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):  # type: ignore[misc]
         for part in parts.values():
             if part.model is not Profile and part.model._default_manager.exists():  # type: ignore[union-attr]
                 raise ArchiveError(
@@ -237,13 +247,19 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
                     fields[name].attname: _load_value(fields[name], value, user_ids)
                     for name, value in values.items()
                 }
-            except (ArchiveError, ValueError, TypeError) as exc:
+            except (ArchiveError, ValueError, TypeError, ValidationError) as exc:
                 raise ArchiveError(f"line {number}: {exc}") from None
+            row = model(**kwargs)
+            try:
+                # Lengths, choices, blanks: what PostgreSQL would refuse (or SQLite keep).
+                row.clean_fields(exclude=[f.name for f in fields.values() if f.is_relation])
+            except ValidationError as exc:
+                raise ArchiveError(f"line {number}: {exc.message_dict}") from None
             if model is Profile:
                 # Every player already got a profile when created: update it.
                 Profile.objects.update_or_create(user_id=kwargs.pop("user_id"), defaults=kwargs)
             else:
-                pending.setdefault(label, []).append(model(**kwargs))
+                pending.setdefault(label, []).append(row)
             counts[label] = counts.get(label, 0) + 1
         for label, part in parts.items():  # dependency order
             rows = pending.get(label, [])
@@ -255,7 +271,6 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
             raise ArchiveError(
                 "games do not replay: " + "; ".join(str(m) for m in report.mismatches[:5])
             )
-    return counts
 
 
 def _import_user(number: int, values: dict[str, Any], user_ids: dict[str, int]) -> None:

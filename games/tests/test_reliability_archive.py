@@ -126,6 +126,15 @@ def test_import_refuses_a_database_with_games_and_broken_files(archive_world, tm
     ]:
         with pytest.raises(ArchiveError, match=message):
             import_archive(io.StringIO(broken))
+    # Values the database would refuse (found by the fuzzing: a 500 on PostgreSQL).
+    for good, bad in [
+        ('"result":"0-1"', '"result":"0-1-0-1-0-1"'),  # longer than the column
+        ('"status":"finished"', '"status":"won"'),  # not a choice
+        ('"ply":2', '"ply":"two"'),  # not a number
+    ]:
+        assert good in first, good
+        with pytest.raises(ArchiveError, match="line"):
+            import_archive(io.StringIO(first.replace(good, bad, 1)))
     # A turn that does not replay: the whole import is refused and nothing is stored.
     tampered = first.replace('"text":"D2L"', '"text":"D2-D9"', 1)
     assert tampered != first
