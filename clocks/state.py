@@ -19,6 +19,7 @@ null = stopped by vacation) and its ``deadline`` (the instant it reaches zero).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from clocks.arithmetic import DAY, HOUR, after_turn, deadline_after, is_weekend, running_seconds
@@ -133,8 +134,13 @@ def check_deadline(*, game: Game, now: dt.datetime) -> None:
         raise errors.TimeExpired()
 
 
-def charge_turn(*, game: Game, color: str, now: dt.datetime) -> None:
-    """`color` has just played (game.position already updated): charge, then switch."""
+def charge_turn(
+    *, game: Game, color: str, now: dt.datetime, profiles: Mapping[int, Profile] | None = None
+) -> None:
+    """`color` has just played (game.position already updated): charge, then switch.
+
+    `profiles` (user id → Profile) may hold the players' profiles already loaded.
+    """
     left = stored_left(game, color)
     _set_left(
         game,
@@ -147,7 +153,12 @@ def charge_turn(*, game: Game, color: str, now: dt.datetime) -> None:
             increment=game.clock_increment,
         ),
     )
-    start_clock(game=game, now=now)
+    user_id = mover_id(game)
+    start_clock(
+        game=game,
+        now=now,
+        profile=profiles.get(user_id) if profiles and user_id is not None else None,
+    )
 
 
 def clock_state(game: Game, now: dt.datetime) -> ClockState:

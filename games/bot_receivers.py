@@ -8,6 +8,7 @@ never part of a web request.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models.signals import post_save
@@ -15,14 +16,25 @@ from django.dispatch import receiver
 
 from games import bot_tasks, events, signals
 from games.bots import bot_to_act
-from games.models import BotMatchGame, Challenge, Event, Game
+from games.models import BotMatchGame, Challenge, Event, Game, Profile
 from games.tasks import enqueue
 
 
-def _queue_bot(game: Game) -> None:
+def _queue_bot(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
+    if profiles is not None and not _engine_bot_playing(game, profiles):
+        return  # neither player is a built-in bot: nothing to ask the database
     acting = bot_to_act(game)
     if acting is not None:
         enqueue(bot_tasks.bot_move, game.pk, acting[1])
+
+
+def _engine_bot_playing(game: Game, profiles: Mapping[int, Profile]) -> bool:
+    """Whether a player may be a built-in bot (True when a profile is not at hand)."""
+    for user_id in (game.white_id, game.black_id):
+        profile = profiles.get(user_id)
+        if profile is None or (profile.is_bot and profile.bot_engine != ""):
+            return True
+    return False
 
 
 @receiver(signals.challenge_created, dispatch_uid="bots.challenge_created")
@@ -60,15 +72,23 @@ def on_pie_setup(
 
 
 @receiver(signals.turn_played, dispatch_uid="bots.turn_played")
-def on_turn_played(sender: Any, game: Game, turn: Any, **kwargs: Any) -> None:
+def on_turn_played(
+    sender: Any,
+    game: Game,
+    turn: Any,
+    profiles: Mapping[int, Profile] | None = None,
+    **kwargs: Any,
+) -> None:
     events.record_game(
         game,
         Event.Type.TURN,
         {"turn": {"ply": turn.ply, "text": turn.text, "player": turn.player.get_username()}},
+        profiles,
     )
     if game.status == Game.Status.FINISHED and _ended_by_turn(game):
-        events.record_game(game, Event.Type.GAME_FINISH)  # after its last turn, see below
-    _queue_bot(game)
+        # After its last turn, see below.
+        events.record_game(game, Event.Type.GAME_FINISH, profiles=profiles)
+    _queue_bot(game, profiles)
 
 
 def _ended_by_turn(game: Game) -> bool:
@@ -83,9 +103,11 @@ def _ended_by_turn(game: Game) -> bool:
 
 
 @receiver(signals.game_finished, dispatch_uid="bots.game_finished")
-def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
+def on_game_finished(
+    sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
+) -> None:
     if not _ended_by_turn(game):
-        events.record_game(game, Event.Type.GAME_FINISH)
+        events.record_game(game, Event.Type.GAME_FINISH, profiles=profiles)
     if game.rated:
         enqueue(bot_tasks.rate_game, game.pk)
     match_id = (

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import Max, Q
@@ -66,15 +66,28 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
     }
 
 
-def _listeners(user_ids: Iterable[int | None]) -> list[int]:
+def _listeners(
+    user_ids: Iterable[int | None], profiles: Mapping[int, Profile] | None = None
+) -> list[int]:
     """The users worth writing events for: everybody but the built-in bots (tasks play
-    those, nobody reads their stream), so bot matches write no events at all."""
+    those, nobody reads their stream), so bot matches write no events at all.
+
+    `profiles` (user id → Profile, e.g. loaded with the locked game) spares the query
+    when it has every user's.
+    """
     ids = {user_id for user_id in user_ids if user_id is not None}
-    engine_bots = set(
-        Profile.objects.filter(user_id__in=ids, is_bot=True)
-        .exclude(bot_engine="")
-        .values_list("user_id", flat=True)
-    )
+    if profiles is not None and ids <= profiles.keys():
+        engine_bots = {
+            user_id
+            for user_id in ids
+            if profiles[user_id].is_bot and profiles[user_id].bot_engine != ""
+        }
+    else:
+        engine_bots = set(
+            Profile.objects.filter(user_id__in=ids, is_bot=True)
+            .exclude(bot_engine="")
+            .values_list("user_id", flat=True)
+        )
     return sorted(ids - engine_bots)
 
 
@@ -85,8 +98,13 @@ def record_challenge(challenge: Challenge) -> None:
         )
 
 
-def record_game(game: Game, event_type: str, extra: dict[str, Any] | None = None) -> None:
-    listeners = _listeners([game.white_id, game.black_id])
+def record_game(
+    game: Game,
+    event_type: str,
+    extra: dict[str, Any] | None = None,
+    profiles: Mapping[int, Profile] | None = None,
+) -> None:
+    listeners = _listeners([game.white_id, game.black_id], profiles)
     Event.objects.bulk_create(
         Event(
             user_id=user_id,

@@ -226,6 +226,10 @@ class Game(models.Model):
     updated = models.DateTimeField(_("updated"), auto_now=True)
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
 
+    # Not a column: services.play_turn leaves the texts of all the stored turns here,
+    # so that its answer needs no query for them (None: not known, read game.turns).
+    turn_texts: list[str] | None = None
+
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name = _("game")

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.models import ApiToken, Challenge, ClockKind, Color, Game
+from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
 from games.models import Turn as TurnRow
 
 if TYPE_CHECKING:
@@ -335,13 +335,26 @@ def start_game(
 
 
 def _locked_game(game: Game) -> Game:
-    # The players come in the same query (the receivers of turn_played name them), but
-    # only the game row is locked: other games of the same players must not wait.
+    # The players and their profiles come in the same query (the clock and the receivers
+    # of turn_played need them: see player_profiles), but only the game row is locked:
+    # other games of the same players must not wait.
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("white", "black")
+        .select_related("white__profile", "black__profile")
         .get(pk=game.pk)
     )
+
+
+def player_profiles(game: Game) -> dict[int, Profile]:
+    """Both players' profiles by user id, as loaded with the game (a user without a
+    profile row is left out); passed to the receivers so that none re-reads them."""
+    profiles = {}
+    for user in (game.white, game.black):
+        try:
+            profiles[user.pk] = user.profile
+        except Profile.DoesNotExist:  # a user created without signals (fixtures)
+            pass
+    return profiles
 
 
 def _require_player(game: Game, player: AbstractBaseUser) -> str:
@@ -464,14 +477,21 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
             game.position = str(position)
             game.ply = ply
-            clock.charge_turn(game=game, color=color, now=now)  # and start the opponent's
+            profiles = player_profiles(game)
+            # ...and start the opponent's (their profile: vacation, time zone).
+            clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
             game.save(update_fields=["position", "ply", *clock.CLOCK_FIELDS, "updated"])
+            # The answer is built from these texts: no query for the turns again.
+            game.turn_texts = [*turn_texts, row.text]
             outcome = position.outcome()
             if outcome is not None:
                 finish_game(
-                    game=game, result=outcome.result(), termination=outcome.termination.value
+                    game=game,
+                    result=outcome.result(),
+                    termination=outcome.termination.value,
+                    profiles=profiles,
                 )
-            signals.turn_played.send(sender=Game, game=game, turn=row)
+            signals.turn_played.send(sender=Game, game=game, turn=row, profiles=profiles)
     except IntegrityError:
         # Only reachable if the row lock was bypassed (SQLite without a lock): the
         # unique (game, ply) constraint refused the second turn.
@@ -486,7 +506,12 @@ def resign(*, game: Game, player: AbstractBaseUser) -> Game:
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         result = Game.Result.BLACK_WINS if color == Color.WHITE else Game.Result.WHITE_WINS
-        finish_game(game=game, result=result, termination=Game.Termination.RESIGNATION)
+        finish_game(
+            game=game,
+            result=result,
+            termination=Game.Termination.RESIGNATION,
+            profiles=player_profiles(game),
+        )
     return game
 
 
@@ -522,13 +547,18 @@ def adjudicate(*, game: Game, result: str, termination: str) -> Game:
         )
     with transaction.atomic():
         game = _locked_game(game)
-        return finish_game(game=game, result=result, termination=termination)
+        return finish_game(
+            game=game, result=result, termination=termination, profiles=player_profiles(game)
+        )
 
 
-def finish_game(*, game: Game, result: str, termination: str) -> Game:
+def finish_game(
+    *, game: Game, result: str, termination: str, profiles: dict[int, Profile] | None = None
+) -> Game:
     """End a game (engine outcome, resignation, timeout…) and tell the listeners.
 
     Callers hold the game row lock (or pass a fresh object within their atomic block).
+    `profiles` (see player_profiles) spares the receivers a query for each player.
     """
     if result not in (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS, Game.Result.DRAW):
         raise errors.InvalidInput(_("A finished game needs a result: 1-0, 0-1 or 1/2-1/2."))
@@ -545,7 +575,7 @@ def finish_game(*, game: Game, result: str, termination: str) -> Game:
         game.save(
             update_fields=["status", "result", "termination", "finished", "deadline", "updated"]
         )
-        signals.game_finished.send(sender=Game, game=game)
+        signals.game_finished.send(sender=Game, game=game, profiles=profiles)
         from games.tasks import enqueue, verify_game
 
         enqueue(verify_game, game.pk)

@@ -8,9 +8,15 @@ to the outside world (mail, a Celery task) must defer that with
 
 * ``game_started(sender=Game, game)`` — a game became active (standard opening
   at accept time, pie opening once the colour is chosen).
-* ``turn_played(sender=Game, game, turn)`` — a turn was stored; ``game`` is
+* ``turn_played(sender=Game, game, turn, profiles)`` — a turn was stored; ``game`` is
   already updated (position, ply, maybe finished).
-* ``game_finished(sender=Game, game)`` — result, termination and ``finished`` are set.
+* ``game_finished(sender=Game, game, profiles)`` — result, termination and ``finished``
+  are set.
+
+``profiles`` maps the players' user ids to their ``Profile`` rows, loaded with the
+locked game: use them instead of querying (a turn is the hottest write of the site).
+It may be None (a sender without them) or lack a user without a profile row: fall
+back to a query then.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
 
 Connect with ``@receiver(turn_played)`` in your app's ``receivers.py`` imported

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.dispatch import receiver
 
 from games import signals
-from games.models import Challenge, Game
+from games.models import Challenge, Game, Profile
 from notifications.models import Kind
 from notifications.services import notify, opponent_name
 
 
-def _your_turn(game: Game) -> None:
+def _your_turn(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
     from clocks.state import mover_id
 
     user_id = mover_id(game)
@@ -24,6 +25,7 @@ def _your_turn(game: Game) -> None:
         kind=Kind.YOUR_TURN,
         game=game,
         params={"opponent": opponent_name(game, user_id)},
+        profile=(profiles or {}).get(user_id),
     )
 
 
@@ -33,13 +35,17 @@ def game_started(sender: Any, game: Game, **kwargs: Any) -> None:
 
 
 @receiver(signals.turn_played)
-def turn_played(sender: Any, game: Game, **kwargs: Any) -> None:
+def turn_played(
+    sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
+) -> None:
     if game.status != Game.Status.FINISHED:
-        _your_turn(game)
+        _your_turn(game, profiles)
 
 
 @receiver(signals.game_finished)
-def game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
+def game_finished(
+    sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
+) -> None:
     for user in (game.white, game.black):
         notify(
             user=user,
@@ -51,6 +57,7 @@ def game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
                 "termination": game.termination,
             },
             dedupe_key=f"game_over:{game.pk}",
+            profile=(profiles or {}).get(user.pk),
         )
 
 

@@ -90,6 +90,7 @@ def notify(
     url: str = "",
     dedupe_key: str = "",
     now: dt.datetime | None = None,
+    profile: Profile | None = None,
 ) -> Notification | None:
     """Tell `user` about an event of `kind` (a notifications.models.Kind value).
 
@@ -98,27 +99,35 @@ def notify(
     `game` is given).  With a `dedupe_key`, a second notification with the same
     key for the same user is not created (None is returned): safe for sweepers
     that may run twice.  Call it inside your transaction; the email goes after commit.
+    `profile` is the user's profile when the caller already has it (no query then).
     """
     if kind not in Kind.values:
         raise ValueError(f"unknown notification kind {kind!r}")
     now = now or timezone.now()
-    profile, _created = Profile.objects.get_or_create(user=user)
+    if profile is None or profile.user_id != user.pk:
+        profile, _created = Profile.objects.get_or_create(user=user)
     state, digest = _email_state(user=user, profile=profile, kind=kind, game=game, now=now)
     values = dict(params or {})
     if game is not None:
         values.setdefault("game", game.pk)
+    row = Notification(
+        user=user,
+        kind=kind,
+        game=game,
+        params=values,
+        url=url or (game_url(game.pk) if game is not None else ""),
+        dedupe_key=dedupe_key,
+        email_state=state,
+        digest=digest,
+    )
     try:
-        with transaction.atomic():  # a savepoint: a duplicate key must not spoil the caller
-            notification = Notification.objects.create(
-                user=user,
-                kind=kind,
-                game=game,
-                params=values,
-                url=url or (game_url(game.pk) if game is not None else ""),
-                dedupe_key=dedupe_key,
-                email_state=state,
-                digest=digest,
-            )
+        if dedupe_key:
+            with transaction.atomic():  # a savepoint: a duplicate key must not spoil the caller
+                row.save(force_insert=True)
+        else:
+            # Only a dedupe key can collide: no savepoint (two round trips) for the others.
+            row.save(force_insert=True)
+        notification = row
     except IntegrityError:
         if dedupe_key and Notification.objects.filter(user=user, dedupe_key=dedupe_key).exists():
             return None

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Q, QuerySet, prefetch_related_objects
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -313,19 +313,27 @@ class TurnsView(APIView):
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
-        game = get_object_or_404(Game, pk=game_id)
-        data = s.TurnRequestSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        game, created = services.play_turn(
-            game=game,
-            player=request.user,
-            text=data.validated_data["turn"],
-            ply=data.validated_data["ply"],
-        )
-        # The service's game is the row as stored, players joined: only its turns to fetch.
-        prefetch_related_objects([game], "turns")
+        # The service locks and reads the game itself: no query of its own for it here.
+        # Whatever fails, a game that does not exist is a 404 first, as it always was.
+        try:
+            data = s.TurnRequestSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            game, created = services.play_turn(
+                game=Game(pk=game_id),
+                player=request.user,
+                text=data.validated_data["turn"],
+                ply=data.validated_data["ply"],
+            )
+        except Exception:
+            get_object_or_404(Game, pk=game_id)
+            raise
+        # The service's game is the row as stored, players joined; a new turn leaves the
+        # texts of all the turns on it too (a retried one: read them, one query).
+        texts = game.turn_texts
+        if texts is None:
+            texts = list(game.turns.order_by("ply").values_list("text", flat=True))
         return Response(
-            s.GameSerializer(game).data,
+            s.game_answer(game, texts),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
