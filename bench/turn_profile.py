@@ -1,0 +1,175 @@
+"""Profile one turn submission end to end, in-process (not a test).
+
+Run from the repository root (PostgreSQL and Redis running):
+
+    .venv/bin/python bench/turn_profile.py --queries --time 300 --cprofile 300
+
+Production settings (as bench/api_load.py: DEBUG off, PostgreSQL, Redis cache and
+broker) on its own database (``adaptoid_turn_profile``, dropped and recreated;
+``--database-url``) and Redis database 15 (``--redis-url``).  Two players, a stock
+of games; Django's test client posts random legal turns to
+``POST /api/v1/games/<id>/turns`` through the whole middleware, token and throttle
+stack, then:
+
+* ``--queries``: the SQL of two turns;
+* ``--time N``: wall and CPU milliseconds per turn over N turns (client side included);
+* ``--cprofile N``: cProfile over N turns, in CPU time (``time.process_time``), top
+  functions by cumulative time; the stats go to ``var/turn_profile.cprof``;
+* ``--pyinstrument N``: the same with pyinstrument (``pip install pyinstrument``, a
+  profiling tool, not a dependency), text and ``var/turn_profile.html``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "load-test-password-4711"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/adaptoid_turn_profile"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--queries", action="store_true")
+    parser.add_argument("--time", type=int, default=0, metavar="N")
+    parser.add_argument("--cprofile", type=int, default=0, metavar="N")
+    parser.add_argument("--pyinstrument", type=int, default=0, metavar="N")
+    return parser.parse_args()
+
+
+def setup(args: argparse.Namespace) -> tuple[list[str], list[int]]:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from api_load import recreate_database
+
+    for key in ("ADAPTOID_TESTING", "DEBUG", "DATABASE_NAME"):
+        os.environ.pop(key, None)
+    os.environ.update(
+        DATABASE_URL=args.database_url,
+        REDIS_URL=args.redis_url,
+        SECRET_KEY="bench-" + "k" * 60,
+        ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_PROXY_SSL_HEADER="0",
+        THROTTLE_TURNS="1000000/minute",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    recreate_database(args.database_url)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from games import services
+
+    call_command("migrate", verbosity=0)
+    names = ("profw", "profb")
+    users = [services.register_account(username=n, password=PASSWORD) for n in names]
+    tokens = [services.issue_token(username=n, password=PASSWORD) for n in names]
+    games = [
+        services.start_game(white=users[0], black=users[1], rated=False).pk
+        for _ in range(args.games)
+    ]
+    return tokens, games
+
+
+def turn_player(tokens: list[str], games: list[int]) -> Callable[[], None]:
+    """A function that plays the next random legal turn (a new game when one ends)."""
+    from django.test import Client
+
+    from engine import Position
+
+    client = Client()
+    rng = random.Random(1)
+    waiting = list(games)
+    state: dict[str, Any] = {"game": None}
+
+    def fetch(game_id: int) -> dict[str, Any]:
+        answer = client.get(f"/api/v1/games/{game_id}", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+        return json.loads(answer.content)
+
+    def play() -> None:
+        game = state["game"]
+        while game is None or game["status"] != "active":
+            if not waiting:
+                raise SystemExit("out of games: raise --games")
+            game = state["game"] = fetch(waiting.pop(0))
+        text = str(Position.from_string(game["position"]).random_turn(rng))
+        token = tokens[0] if game["to_move"] == "white" else tokens[1]
+        answer = client.post(
+            f"/api/v1/games/{game['id']}/turns",
+            json.dumps({"ply": game["ply"] + 1, "turn": text}).encode(),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {token}",
+        )
+        assert answer.status_code == 201, answer.content
+        state["game"] = json.loads(answer.content)
+
+    return play
+
+
+def main() -> None:
+    args = parse_args()
+    tokens, games = setup(args)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    play = turn_player(tokens, games)
+    for _ in range(10):  # warm up: imports, connections, the "last used" write
+        play()
+    if args.queries:
+        for _ in range(2):
+            with CaptureQueriesContext(connection) as queries:
+                play()
+            print(f"--- one turn: {len(queries)} queries")
+            for query in queries:
+                print("  ", query["sql"][:160])
+    if args.time:
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(args.time):
+            play()
+        print(
+            f"{args.time} turns: {(time.perf_counter() - wall) / args.time * 1000:.2f} ms wall, "
+            f"{(time.process_time() - cpu) / args.time * 1000:.2f} ms CPU per turn"
+        )
+    if args.cprofile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile(time.process_time)
+        profile.enable()
+        for _ in range(args.cprofile):
+            play()
+        profile.disable()
+        profile.dump_stats(ROOT / "var" / "turn_profile.cprof")
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    if args.pyinstrument:
+        try:
+            from pyinstrument import Profiler
+        except ImportError:
+            raise SystemExit("pip install pyinstrument (a profiling tool, not a dependency)")
+        profiler = Profiler(interval=0.0005)
+        profiler.start()
+        for _ in range(args.pyinstrument):
+            play()
+        profiler.stop()
+        print(profiler.output_text(unicode=True, color=False))
+        (ROOT / "var" / "turn_profile.html").write_text(profiler.output_html())
+    connection.close()
+
+
+if __name__ == "__main__":
+    main()
