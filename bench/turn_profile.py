@@ -6,7 +6,7 @@ Run from the repository root (PostgreSQL and Redis running):
 
 Production settings (as bench/api_load.py: DEBUG off, PostgreSQL, Redis cache and
 broker) on its own database (``adaptoid_turn_profile``, dropped and recreated;
-``--database-url``) and Redis database 15 (``--redis-url``).  Two players, a stock
+``--database-url``) and Redis database 12 as bench/api_load.py (``--redis-url``; the cache in 13).  Two players, a stock
 of games; Django's test client posts random legal turns to
 ``POST /api/v1/games/<id>/turns`` through the whole middleware, token and throttle
 stack, then:
@@ -42,7 +42,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/adaptoid_turn_profile"
     )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--queries", action="store_true")
     parser.add_argument("--time", type=int, default=0, metavar="N")
