@@ -6,10 +6,10 @@ Run from the repository root (PostgreSQL and Redis running):
 
 Production settings (as bench/api_load.py: DEBUG off, PostgreSQL, Redis cache and
 broker) on its own database (``adaptoid_turn_profile``, dropped and recreated;
-``--database-url``) and Redis database 12 as bench/api_load.py (``--redis-url``; the cache in 13).  Two players, a stock
-of games; Django's test client posts random legal turns to
-``POST /api/v1/games/<id>/turns`` through the whole middleware, token and throttle
-stack, then:
+``--database-url``) and Redis database 12 as bench/api_load.py (``--redis-url``; the
+cache in 13).  Two players, a stock of games; Django's test client posts random legal
+turns to ``POST /api/v1/games/<id>/turns`` through the whole middleware, token and
+throttle stack, then:
 
 * ``--queries``: the SQL of two turns;
 * ``--time N``: wall and CPU milliseconds per turn over N turns (client side included);
