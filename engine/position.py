@@ -159,13 +159,8 @@ class Outcome:
         return "1-0" if self.winner is Color.WHITE else "0-1"
 
 
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+# The bit indices set in a mask, ascending: one definition, on Board.
+_bits = Board.bits
 
 
 class LegalTurns:

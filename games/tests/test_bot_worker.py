@@ -30,18 +30,6 @@ def wait_for(check: Callable[[], Any], worker: Any, timeout: float = 60.0) -> An
     pytest.fail(f"timed out; worker log:\n{worker.log()[-4000:]}")
 
 
-@pytest.fixture
-def random_bot() -> Any:
-    return bots.ensure_builtin_bots()[0]
-
-
-@pytest.fixture
-def second_bot(random_bot: Any) -> Any:
-    user = User.objects.create_user("random-bot-2")
-    Profile.objects.filter(user=user).update(is_bot=True, bot_engine="random", bot_level=1)
-    return user
-
-
 def test_a_new_user_challenges_a_bot_and_gets_replies_from_the_worker(
     celery_worker_process: Any, alice: Any, random_bot: Any
 ) -> None:

@@ -17,19 +17,6 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-@pytest.fixture
-def random_bot() -> Any:
-    return bots.ensure_builtin_bots()[0]
-
-
-@pytest.fixture
-def second_bot(random_bot: Any) -> Any:
-    """Another built-in bot account, playing the engine's random player too."""
-    user = User.objects.create_user("random-bot-2")
-    Profile.objects.filter(user=user).update(is_bot=True, bot_engine="random", bot_level=1)
-    return user
-
-
 # --- Built-in bot accounts ------------------------------------------------------------
 
 
