@@ -60,6 +60,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=None, help="gunicorn threads")
+    parser.add_argument(
+        "--gunicorn-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra gunicorn command-line argument (repeatable), e.g. --gunicorn-arg=--keep-alive=0",
+    )
     return parser.parse_args()
 
 
@@ -95,7 +102,7 @@ def recreate_database(url: str) -> None:
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
+    admin = urlunsplit(parts._replace(path="/postgres", query=""))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -144,11 +151,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_gunicorn(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+def start_gunicorn(env: dict[str, str], port: int, extra: list[str]) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "gunicorn", "config.wsgi:application",
         "--config", str(ROOT / "platform" / "gunicorn.conf.py"),
-        "--access-logfile", "/dev/null",
+        "--access-logfile", "/dev/null", *extra,
     ]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
@@ -335,7 +342,7 @@ def main() -> None:
         f"preparing {args.clients} clients × {args.games_per_client} games on {args.database_url}"
     )
     clients = prepare(args, env)
-    server = start_gunicorn(env, port)
+    server = start_gunicorn(env, port, args.gunicorn_arg)
     try:
         load = os.getloadavg()[0]
         print(

@@ -154,6 +154,7 @@ def main() -> None:
         for _ in range(args.cprofile):
             play()
         profile.disable()
+        (ROOT / "var").mkdir(exist_ok=True)
         profile.dump_stats(ROOT / "var" / "turn_profile.cprof")
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     if args.pyinstrument:
@@ -167,6 +168,7 @@ def main() -> None:
             play()
         profiler.stop()
         print(profiler.output_text(unicode=True, color=False))
+        (ROOT / "var").mkdir(exist_ok=True)
         (ROOT / "var" / "turn_profile.html").write_text(profiler.output_html())
     connection.close()
 

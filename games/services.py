@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
+from games.compiled import CompiledQuery
 from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
 from games.models import Turn as TurnRow
 
@@ -88,14 +89,24 @@ def issue_token(*, username: str, password: str) -> str:
     return raw
 
 
+# Compiled once: every API request with a token runs it.
+_ACTIVE_TOKEN = CompiledQuery(
+    lambda prefix: (
+        ApiToken.objects.select_related("user")
+        .filter(prefix=prefix, revoked__isnull=True)
+        .order_by("pk")[:1]
+    ),
+    str,
+)
+
+
 def user_for_token(raw: str) -> AbstractBaseUser | None:
     """The active user a bearer token belongs to, or None (unknown, revoked, inactive)."""
     prefix, dot, _secret = raw.partition(".")
     if not dot or not prefix:
         return None
-    token = (
-        ApiToken.objects.select_related("user").filter(prefix=prefix, revoked__isnull=True).first()
-    )
+    found = _ACTIVE_TOKEN.fetch(prefix)
+    token = found[0] if found else None
     if (
         token is None
         or not secrets.compare_digest(token.digest, _token_digest(raw))
@@ -334,15 +345,24 @@ def start_game(
     return game
 
 
-def _locked_game(game: Game) -> Game:
-    # The players and their profiles come in the same query (the clock and the receivers
-    # of turn_played need them: see player_profiles), but only the game row is locked:
-    # other games of the same players must not wait.
-    return (
+# The players and their profiles come in the same query (the clock and the receivers of
+# turn_played need them: see player_profiles), but only the game row is locked: other
+# games of the same players must not wait.  Compiled once: every turn runs it.
+_LOCKED_GAME = CompiledQuery(
+    lambda pk: (
         Game.objects.select_for_update(of=("self",))
         .select_related("white__profile", "black__profile")
-        .get(pk=game.pk)
-    )
+        .filter(pk=pk)
+    ),
+    int,
+)
+
+
+def _locked_game(game: Game) -> Game:
+    found = _LOCKED_GAME.fetch(game.pk)
+    if not found:
+        raise Game.DoesNotExist(f"Game matching query does not exist (pk={game.pk}).")
+    return found[0]
 
 
 def player_profiles(game: Game) -> dict[int, Profile]:

@@ -103,3 +103,15 @@ def test_redis_cache_uses_the_database_after_the_broker() -> None:
     assert project_settings._redis_with_db("redis://h:6379", 1) == "redis://h:6379/1"
     with pytest.raises(ImproperlyConfigured):
         project_settings._redis_with_db("redis://h:6379/zero", 1)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("", "True"), ("?server_side_binding=false", "False"), ("?server_side_binding=true", "True")],
+)
+def test_postgresql_binds_parameters_on_the_server_unless_told(query: str, expected: str) -> None:
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    env = {**PRODUCTION, "DATABASE_URL": PRODUCTION["DATABASE_URL"] + query}
+    done = _manage("shell", "-c", code, env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"'server_side_binding': {expected}" in done.stdout.splitlines()[-1]
