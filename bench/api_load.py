@@ -51,8 +51,14 @@ PASSWORD = "load-test-password-4711"
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=10.0, help="per measure")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="GET and turn measures alternate this many times (machine noise hits both)",
+    )
+    parser.add_argument("--warmup", type=float, default=2.0, help="before each measure")
     parser.add_argument("--games-per-client", type=int, default=40)
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/adaptoid_bench"
@@ -175,6 +181,8 @@ def start_gunicorn(env: dict[str, str], port: int, extra: list[str]) -> subproce
 class Result:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Turns that ended their game (more work: result, notifications, a Celery task).
+    final: list[float] = field(default_factory=list)
 
 
 class Connection:
@@ -254,10 +262,13 @@ def run_turns(
         game = answer
         if sent >= start:  # after the warm-up
             result.latencies.append(took)
+            if game["status"] != "active":
+                result.final.append(took)
 
 
-def measure(target: Any, clients: list[Client], args: argparse.Namespace, *extra: Any) -> Result:
-    result = Result()
+def measure(
+    target: Any, clients: list[Client], args: argparse.Namespace, *extra: Any, result: Result
+) -> Result:
     start = time.monotonic() + args.warmup
     stop = start + args.seconds
     threads = [
@@ -272,10 +283,17 @@ def measure(target: Any, clients: list[Client], args: argparse.Namespace, *extra
     return result
 
 
+def machine_seconds() -> float:
+    """CPU time the whole machine has been busy (all processes, the clients too)."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(server_session: int) -> dict[str, float]:
     """CPU time used so far by the gunicorn processes, PostgreSQL and Redis (from /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    used = {"gunicorn": 0.0, "postgres": 0.0, "redis": 0.0}
+    used = {"gunicorn": 0.0, "postgres": 0.0, "redis": 0.0, "machine": machine_seconds()}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -296,17 +314,19 @@ def cpu_seconds(server_session: int) -> dict[str, float]:
     return used
 
 
-def measure_cpu(server_session: int, run: Any) -> tuple[Result, dict[str, float]]:
+def measure_cpu(server_session: int, run: Any, cpu: dict[str, float]) -> None:
+    """Run `run` and add the CPU seconds it cost each server (and the machine) to `cpu`."""
     before = cpu_seconds(server_session)
-    result = run()
+    run()
     after = cpu_seconds(server_session)
-    return result, {name: after[name] - before[name] for name in before}
+    for name in before:
+        cpu[name] = cpu.get(name, 0.0) + after[name] - before[name]
 
 
 def summary(
     name: str, result: Result, args: argparse.Namespace, cpu: dict[str, float]
 ) -> dict[str, float]:
-    seconds = args.seconds
+    seconds = args.seconds * args.rounds
     latencies = sorted(result.latencies)
     count = len(latencies)
     if count == 0:
@@ -324,11 +344,17 @@ def summary(
         f"({count} requests, {len(result.errors)} errors)"
     )
     # CPU per request: measured over the warm-up too (same load), hence the scaling.
-    requests = count * (seconds + args.warmup) / seconds
+    requests = count * (seconds + args.warmup * args.rounds) / seconds
     print(
         "   CPU per request: "
         + ", ".join(f"{k} {v / requests * 1000:.1f} ms" for k, v in cpu.items())
     )
+    if result.final:
+        final = sorted(result.final)
+        print(
+            f"   of which {len(final)} ended their game: "
+            f"p50 {statistics.median(final) * 1000:.1f} ms, max {final[-1] * 1000:.1f} ms"
+        )
     for error in result.errors[:5]:
         print("   error:", error)
     return figures
@@ -347,12 +373,24 @@ def main() -> None:
         load = os.getloadavg()[0]
         print(
             f"gunicorn on 127.0.0.1:{port} (platform/gunicorn.conf.py), {args.clients} clients, "
-            f"{args.seconds:.0f} s per measure, {os.cpu_count()} CPUs, load before {load:.2f}"
+            f"{args.rounds} rounds of {args.seconds:.0f} s per measure, {os.cpu_count()} CPUs, "
+            f"load before {load:.2f}"
         )
-        result, cpu = measure_cpu(server.pid, lambda: measure(run_gets, clients, args, port))
-        floor = summary("GET /api/v1/me/preferences", result, args, cpu)
-        result, cpu = measure_cpu(server.pid, lambda: measure(run_turns, clients, args, port))
-        turns = summary("POST /api/v1/games/{id}/turns", result, args, cpu)
+        gets, get_cpu = Result(), dict[str, float]()
+        turns_result, turn_cpu = Result(), dict[str, float]()
+        for _round in range(args.rounds):
+            measure_cpu(
+                server.pid,
+                lambda: measure(run_gets, clients, args, port, result=gets),
+                get_cpu,
+            )
+            measure_cpu(
+                server.pid,
+                lambda: measure(run_turns, clients, args, port, result=turns_result),
+                turn_cpu,
+            )
+        floor = summary("GET /api/v1/me/preferences", gets, args, get_cpu)
+        turns = summary("POST /api/v1/games/{id}/turns", turns_result, args, turn_cpu)
         ratio = turns["rate"] / floor["rate"] if floor["rate"] else 0.0
         print(f"turns / trivial GET throughput: {ratio:.0%}")
         verdict = (

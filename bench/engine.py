@@ -37,7 +37,9 @@ def bench_perft() -> None:
     for depth, expected in ((4, 14880), (5, 571347)):
         seconds, n = best_of(3, lambda d=depth: Position.standard().perft(d))
         status = "ok" if n == expected else f"WRONG (expected {expected})"
-        print(f"perft(start, {depth}) = {n} {status}: {seconds:.3f} s ({n / seconds:,.0f} leaves/s)")
+        print(
+            f"perft(start, {depth}) = {n} {status}: {seconds:.3f} s ({n / seconds:,.0f} leaves/s)"
+        )
 
 
 def bench_selfplay(games: int) -> list[list[str]]:

@@ -15,6 +15,7 @@ throttle stack, then:
 * ``--time N``: wall and CPU milliseconds per turn over N turns (client side included);
 * ``--cprofile N``: cProfile over N turns, in CPU time (``time.process_time``), top
   functions by cumulative time; the stats go to ``var/turn_profile.cprof``;
+* ``--cprofile-final N``: cProfile of the turns that end their game among N turns;
 * ``--pyinstrument N``: the same with pyinstrument (``pip install pyinstrument``, a
   profiling tool, not a dependency), text and ``var/turn_profile.html``.
 """
@@ -48,6 +49,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--time", type=int, default=0, metavar="N")
     parser.add_argument("--cprofile", type=int, default=0, metavar="N")
     parser.add_argument("--pyinstrument", type=int, default=0, metavar="N")
+    parser.add_argument(
+        "--cprofile-final",
+        type=int,
+        default=0,
+        metavar="N",
+        help="over N turns, cProfile only those that end their game",
+    )
     return parser.parse_args()
 
 
@@ -86,7 +94,9 @@ def setup(args: argparse.Namespace) -> tuple[list[str], list[int]]:
     return tokens, games
 
 
-def turn_player(tokens: list[str], games: list[int]) -> Callable[[], None]:
+def turn_player(
+    tokens: list[str], games: list[int], final_profile: Any = None
+) -> Callable[[], None]:
     """A function that plays the next random legal turn (a new game when one ends)."""
     from django.test import Client
 
@@ -107,16 +117,32 @@ def turn_player(tokens: list[str], games: list[int]) -> Callable[[], None]:
             if not waiting:
                 raise SystemExit("out of games: raise --games")
             game = state["game"] = fetch(waiting.pop(0))
-        text = str(Position.from_string(game["position"]).random_turn(rng))
+        position = Position.from_string(game["position"])
+        turn = position.random_turn(rng)
+        text = str(turn)
+        position.push(turn)
+        ends = position.outcome() is not None  # (a repetition is not seen from here)
         token = tokens[0] if game["to_move"] == "white" else tokens[1]
+        profiling = final_profile is not None and ends
+        if profiling:
+            final_profile.enable()
+        started = time.perf_counter(), time.process_time()
         answer = client.post(
             f"/api/v1/games/{game['id']}/turns",
             json.dumps({"ply": game["ply"] + 1, "turn": text}).encode(),
             content_type="application/json",
             HTTP_AUTHORIZATION=f"Bearer {token}",
         )
+        took = time.perf_counter() - started[0], time.process_time() - started[1]
+        if profiling:
+            final_profile.disable()
         assert answer.status_code == 201, answer.content
         state["game"] = json.loads(answer.content)
+        kind = "final" if state["game"]["status"] != "active" else "other"
+        spent[kind].append(took)
+
+    spent: dict[str, list[tuple[float, float]]] = {"final": [], "other": []}
+    play.spent = spent  # type: ignore[attr-defined]
 
     return play
 
@@ -145,6 +171,14 @@ def main() -> None:
             f"{args.time} turns: {(time.perf_counter() - wall) / args.time * 1000:.2f} ms wall, "
             f"{(time.process_time() - cpu) / args.time * 1000:.2f} ms CPU per turn"
         )
+        for kind, label in (("other", "game goes on"), ("final", "game ends")):
+            timings = play.spent[kind][-args.time :]  # type: ignore[attr-defined]
+            if timings:
+                print(
+                    f"   {label}: {len(timings)} turns, server side "
+                    f"{sum(t[0] for t in timings) / len(timings) * 1000:.2f} ms wall, "
+                    f"{sum(t[1] for t in timings) / len(timings) * 1000:.2f} ms CPU"
+                )
     if args.cprofile:
         import cProfile
         import pstats
@@ -157,6 +191,15 @@ def main() -> None:
         (ROOT / "var").mkdir(exist_ok=True)
         profile.dump_stats(ROOT / "var" / "turn_profile.cprof")
         pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    if args.cprofile_final:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile(time.process_time)
+        play_profiled = turn_player(tokens, games, final_profile=profile)
+        for _ in range(args.cprofile_final):
+            play_profiled()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
     if args.pyinstrument:
         try:
             from pyinstrument import Profiler

@@ -203,9 +203,18 @@ else:
         DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Server-side binding: psycopg sends the values apart from the SQL (no quoting in
-        # Python, a fifth of a turn's CPU) and prepares the statements a connection runs
-        # often.  A `?server_side_binding=false` in DATABASE_URL turns it off.
-        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("server_side_binding", True)
+        # Python, a fifth of a turn's CPU); prepared statements: a connection plans a
+        # statement it has run 5 times only once (Django turns them off by default for
+        # transaction-mode poolers: `?prepare_threshold=none` in DATABASE_URL behind
+        # one of those, `?server_side_binding=false` to turn binding off).
+        _options = DATABASES["default"].setdefault("OPTIONS", {})
+        _options.setdefault("server_side_binding", True)
+        _threshold = str(_options.get("prepare_threshold", 5)).lower()
+        if _threshold != "none" and not _threshold.isdigit():
+            raise ImproperlyConfigured(
+                f"DATABASE_URL: prepare_threshold must be a number or none, not {_threshold!r}"
+            )
+        _options["prepare_threshold"] = None if _threshold == "none" else int(_threshold)
 # A worker started by the test fixture is told the test database's name this way.
 if env_str("DATABASE_NAME"):
     DATABASES["default"]["NAME"] = env_str("DATABASE_NAME")
@@ -297,6 +306,11 @@ CELERY_BEAT_SCHEDULE["tournaments-heartbeat"] = {
     "schedule": 60.0,
 }
 
+CELERY_BEAT_SCHEDULE["verify-recent-games"] = {
+    # Replays the games finished in the last 30 minutes (runs overlap: none is missed).
+    "task": "games.tasks.verify_recent_games",
+    "schedule": 600.0,
+}
 CELERY_BEAT_SCHEDULE["verify-all-games"] = {
     # Replays every stored game through the engine; mismatches are logged as errors.
     "task": "games.tasks.verify_all_games",

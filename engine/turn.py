@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -74,6 +75,14 @@ class Turn:
         ...
         engine.errors.InvalidTurnError: invalid turn 'D2-D4 D4P': unexpected space (spaces are allowed only around the comma)
         """
+        if cls is Turn and type(text) is str:
+            # Turns are immutable and the same texts come back again and again (a
+            # server replays a game's stored turns at every new turn): remember them.
+            return _parse_remembered(text)
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Turn:
         if not isinstance(text, str):
             raise InvalidTurnError(repr(text), "a turn must be text")
         s = text.strip().upper()
@@ -118,6 +127,10 @@ class Turn:
             "expected 'pass', an action ('E4', 'D2L', 'D2P'), a move ('D2-D4', 'E3xE5') "
             "or '<move>,<action>'",
         )
+
+
+# Only texts that parse are remembered (an exception is not cached).
+_parse_remembered = functools.lru_cache(maxsize=16384)(Turn._parse)
 
 
 def _check_cell(text: str, cell: str) -> str:

@@ -16,6 +16,7 @@ from django.dispatch import receiver
 
 from games import bot_tasks, events, signals
 from games.bots import bot_to_act
+from games.compiled import CompiledValues
 from games.models import BotMatchGame, Challenge, Event, Game, Profile
 from games.tasks import enqueue
 
@@ -102,6 +103,17 @@ def _ended_by_turn(game: Game) -> bool:
     return game.termination in engine_endings and game.ply > 0 and not game.imported
 
 
+# Every finished game asks (few are bot-match games): compiled once.
+_BOT_MATCH_OF_GAME = CompiledValues(
+    lambda game: (
+        BotMatchGame.objects.filter(game_id=game)
+        .order_by("pk")
+        .values_list("match_id", flat=True)[:1]
+    ),
+    int,
+)
+
+
 @receiver(signals.game_finished, dispatch_uid="bots.game_finished")
 def on_game_finished(
     sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
@@ -110,8 +122,7 @@ def on_game_finished(
         events.record_game(game, Event.Type.GAME_FINISH, profiles=profiles)
     if game.rated:
         enqueue(bot_tasks.rate_game, game.pk)
-    match_id = (
-        BotMatchGame.objects.filter(game_id=game.pk).values_list("match_id", flat=True).first()
-    )
+    found = _BOT_MATCH_OF_GAME.fetch(game.pk)
+    match_id = found[0] if found else None
     if match_id is not None:
         enqueue(bot_tasks.advance_bot_match, match_id)

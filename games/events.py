@@ -27,11 +27,15 @@ from typing import Any
 
 from django.db.models import Max, Q
 
+from games.compiled import CompiledInsert
 from games.models import Challenge, Event, Game, Profile
 
 # A transaction that wrote an event commits well within this many seconds of a
 # later event becoming visible; the stream re-reads that window to catch it.
 SETTLE_SECONDS = 5.0
+
+# Every turn writes its events: the statement is built once (see games.compiled).
+_INSERT_EVENTS = CompiledInsert(Event)
 
 
 def game_payload(game: Game, user_id: int | None = None) -> dict[str, Any]:
@@ -105,13 +109,15 @@ def record_game(
     profiles: Mapping[int, Profile] | None = None,
 ) -> None:
     listeners = _listeners([game.white_id, game.black_id], profiles)
-    Event.objects.bulk_create(
-        Event(
-            user_id=user_id,
-            type=event_type,
-            payload={"game": game_payload(game, user_id), **(extra or {})},
-        )
-        for user_id in listeners
+    _INSERT_EVENTS.insert(
+        [
+            Event(
+                user_id=user_id,
+                type=event_type,
+                payload={"game": game_payload(game, user_id), **(extra or {})},
+            )
+            for user_id in listeners
+        ]
     )
 
 

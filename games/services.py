@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.compiled import CompiledQuery
+from games.compiled import CompiledInsert, CompiledQuery, CompiledUpdate, CompiledValues
 from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
 from games.models import Turn as TurnRow
 
@@ -358,6 +358,20 @@ _LOCKED_GAME = CompiledQuery(
 )
 
 
+# What every turn writes, each statement built once (see games.compiled).
+_INSERT_TURN = CompiledInsert(TurnRow)
+_SAVE_TURN = CompiledUpdate(Game, ["position", "ply", *clock.CLOCK_FIELDS, "updated"])
+_SAVE_FINISH = CompiledUpdate(
+    Game, ["status", "result", "termination", "finished", "deadline", "updated"]
+)
+_TURN_TEXTS = CompiledValues(
+    lambda game: (
+        TurnRow.objects.filter(game_id=game).order_by("ply").values_list("text", flat=True)
+    ),
+    int,
+)
+
+
 def _locked_game(game: Game) -> Game:
     found = _LOCKED_GAME.fetch(game.pk)
     if not found:
@@ -490,17 +504,18 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             # is either in before the deadline or refused after it, never both.
             now = timezone.now()
             clock.check_deadline(game=game, now=now)
-            turn_texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+            turn_texts = _TURN_TEXTS.fetch(game.pk)
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
             position.push(checked)
-            row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
+            row = TurnRow(game=game, ply=ply, text=str(checked), player=player)
+            _INSERT_TURN.insert([row])
             game.position = str(position)
             game.ply = ply
             profiles = player_profiles(game)
             # ...and start the opponent's (their profile: vacation, time zone).
             clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
-            game.save(update_fields=["position", "ply", *clock.CLOCK_FIELDS, "updated"])
+            _SAVE_TURN.update(game)
             # The answer is built from these texts: no query for the turns again.
             game.turn_texts = [*turn_texts, row.text]
             outcome = position.outcome()
@@ -584,21 +599,19 @@ def finish_game(
         raise errors.InvalidInput(_("A finished game needs a result: 1-0, 0-1 or 1/2-1/2."))
     if termination not in Game.Termination.values:
         raise errors.InvalidInput(_("Unknown termination %(value)s.") % {"value": termination})
-    with transaction.atomic():
-        if game.status == Game.Status.FINISHED:
-            raise errors.GameOver()
+    if game.status == Game.Status.FINISHED:
+        raise errors.GameOver()
+    # Within the caller's transaction when there is one (no savepoint: a failing
+    # receiver must undo the whole change, the turn that ended the game included).
+    with transaction.atomic(savepoint=False):
         game.status = Game.Status.FINISHED
         game.result = result
         game.termination = termination
         game.finished = timezone.now()
         game.deadline = None
-        game.save(
-            update_fields=["status", "result", "termination", "finished", "deadline", "updated"]
-        )
+        _SAVE_FINISH.update(game)
+        # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)
-        from games.tasks import enqueue, verify_game
-
-        enqueue(verify_game, game.pk)
     return game
 
 

@@ -7,6 +7,7 @@ harm); have a time limit and bounded retries.
 
 from __future__ import annotations
 
+import datetime
 import logging
 from typing import Any
 
@@ -20,14 +21,16 @@ def enqueue(task: Task, *args: Any, **kwargs: Any) -> None:
     """Queue `task` once the current transaction commits (at once outside one).
 
     A task queued before commit could run before its rows are visible, or for a
-    change that is then rolled back.
+    change that is then rolled back.  Nobody waits for these tasks' results: none is
+    stored (with the Redis result backend, a task whose result is kept also costs a
+    subscription per message in the process that sent it).
     """
-    transaction.on_commit(lambda: task.delay(*args, **kwargs))
+    transaction.on_commit(lambda: task.apply_async(args, kwargs, ignore_result=True))
 
 
 def enqueue_later(task: Task, seconds: float, *args: Any) -> None:
     """Like ``enqueue``, with the task due `seconds` after the commit."""
-    transaction.on_commit(lambda: task.apply_async(args, countdown=seconds))
+    transaction.on_commit(lambda: task.apply_async(args, countdown=seconds, ignore_result=True))
 
 
 @shared_task(acks_late=True, time_limit=10, soft_time_limit=8, max_retries=3, default_retry_delay=2)
@@ -48,7 +51,8 @@ def ping() -> str:
 def verify_game(self: Task, game_id: int) -> dict[str, Any]:
     """Replay a game's stored turns through the engine and compare with its cache.
 
-    Queued when a game finishes; read-only, so running it twice is harmless.
+    Queued on demand (finished games are checked by ``verify_recent_games``);
+    read-only, so running it twice is harmless.
     Returns a summary (also the result a test reads back).
     """
     from games.models import Game
@@ -76,6 +80,25 @@ def verify_game(self: Task, game_id: int) -> dict[str, Any]:
         "ply": len(texts),
         "position": str(position),
         "result": game.result,
+    }
+
+
+@shared_task(acks_late=True, time_limit=600, soft_time_limit=550, max_retries=0)
+def verify_recent_games(minutes: int = 30) -> dict[str, Any]:
+    """Periodic (beat, every 10 minutes): replay the games finished in the last
+    `minutes` (overlapping runs: a missed run loses nothing) and log each mismatch.
+
+    A sweep rather than a message per finished game: no work on the turn that ends
+    a game, and no check lost with a message.
+    """
+    from django.utils import timezone
+
+    from games.verification import verify_games
+
+    report = verify_games(finished_since=timezone.now() - datetime.timedelta(minutes=minutes))
+    return {
+        "checked": report.checked,
+        "mismatches": [str(mismatch) for mismatch in report.mismatches],
     }
 
 

@@ -4,11 +4,13 @@ A game row caches ``position`` and ``ply``; the turns are the truth.  A game is
 consistent when its turns are numbered 1..n without a gap, every one is legal
 where it was played, the replayed position equals the cached one, and a game the
 engine says is over is not still running.  ``verify_games`` (command) and the
-``games.tasks.verify_all_games`` beat task use :func:`verify_games`.
+``games.tasks.verify_all_games`` (daily) and ``verify_recent_games`` (every ten minutes)
+beat tasks use :func:`verify_games`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -101,13 +103,18 @@ def _games_with_turns(games: Iterable[Game]) -> Iterator[tuple[Game, list[tuple[
         yield from flush()
 
 
-def verify_games(game_ids: Iterable[int] | None = None) -> Report:
-    """Check every stored game (or those of `game_ids`), a chunk of games at a time."""
+def verify_games(
+    game_ids: Iterable[int] | None = None, *, finished_since: dt.datetime | None = None
+) -> Report:
+    """Check every stored game (or those of `game_ids`, or those finished since
+    `finished_since`), a chunk of games at a time."""
     games = Game.objects.order_by("pk").only(
         "pk", "start_position", "position", "ply", "status", "result", "termination"
     )
     if game_ids is not None:
         games = games.filter(pk__in=list(game_ids))
+    if finished_since is not None:
+        games = games.filter(finished__gte=finished_since)
     report = Report()
     for game, turns in _games_with_turns(games.iterator(chunk_size=CHUNK)):
         report.checked += 1

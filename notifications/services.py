@@ -26,12 +26,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Case, F, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from games.compiled import CompiledInsert
 from games.models import Game, Profile, TurnEmail
 from notifications.models import EmailState, Kind, Notification
 
@@ -41,6 +42,9 @@ User = get_user_model()
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # A sender that claimed an email this long ago without finishing has died.
 STALE_CLAIM = dt.timedelta(minutes=15)
+# Every turn notifies the next mover: the statement is built once (see games.compiled).
+_INSERT_NOTIFICATION = CompiledInsert(Notification)
+_INSERT_NOTIFICATION_ONCE = CompiledInsert(Notification, skip_conflicts=True)
 # Emailing these does not make sense (the list on the site shows them).
 SITE_ONLY_KINDS: frozenset[str] = frozenset()
 
@@ -120,18 +124,13 @@ def notify(
         email_state=state,
         digest=digest,
     )
-    try:
-        if dedupe_key:
-            with transaction.atomic():  # a savepoint: a duplicate key must not spoil the caller
-                row.save(force_insert=True)
-        else:
-            # Only a dedupe key can collide: no savepoint (two round trips) for the others.
-            row.save(force_insert=True)
-        notification = row
-    except IntegrityError:
-        if dedupe_key and Notification.objects.filter(user=user, dedupe_key=dedupe_key).exists():
+    if dedupe_key:
+        # A duplicate key is skipped, and must not spoil the caller's transaction.
+        if not _INSERT_NOTIFICATION_ONCE.insert([row]):
             return None
-        raise
+    else:
+        _INSERT_NOTIFICATION.insert([row])
+    notification = row
     if state == EmailState.PENDING:
         from games.tasks import enqueue
         from notifications.tasks import send_notification_email

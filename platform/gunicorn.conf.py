@@ -1,5 +1,6 @@
 """Gunicorn settings for the web container (read with --config platform/gunicorn.conf.py)."""
 
+import gc
 import multiprocessing
 import os
 
@@ -9,12 +10,22 @@ threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
-# Recycle workers now and then: bounds the damage of any slow leak.
-max_requests = 2000
-max_requests_jitter = 200
+# Recycle workers now and then: bounds the damage of any slow leak.  The application is
+# loaded once in the master (preload_app) and forked, so a recycled worker starts at once.
+max_requests = 10000
+max_requests_jitter = 1000
+preload_app = True
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # The TLS-terminating proxy in front sets X-Forwarded-Proto; trust it from anywhere in the
 # compose network (Django's SECURE_PROXY_SSL_HEADER reads it).
 forwarded_allow_ips = "*"
+
+
+def post_worker_init(worker: object) -> None:
+    """The application is loaded: hide its long-lived objects (~100k: modules, classes,
+    URL patterns) from the cyclic garbage collector.  A full collection otherwise scans
+    them all, about 50 ms on a small machine, stalling every request the worker has in
+    flight (the 99th percentile).  Memory stays shared with the master, too."""
+    gc.freeze()

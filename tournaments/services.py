@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
+from games.compiled import CompiledQuery
 from games.models import Game, Profile
 from games.tasks import enqueue
 from tournaments import errors, pairing
@@ -476,6 +477,18 @@ def _board(
     return row
 
 
+# Every finished game asks (most games are not tournament games): compiled once.
+_LOCKED_PAIRING_OF_GAME = CompiledQuery(
+    lambda game: (
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("white", "black", "round")
+        .filter(game_id=game)
+        .order_by("pk")[:1]
+    ),
+    int,
+)
+
+
 def record_game_result(*, game: Game) -> Pairing | None:
     """Score a finished tournament game on its board (called inside the game's transaction).
 
@@ -484,12 +497,8 @@ def record_game_result(*, game: Game) -> Pairing | None:
     pie opening the board takes the colours actually played.  When the round is
     complete the ``advance_tournament`` task is queued (after commit).
     """
-    row = (
-        Pairing.objects.select_for_update(of=("self",))
-        .select_related("white", "black", "round")
-        .filter(game_id=game.pk)
-        .first()
-    )
+    found = _LOCKED_PAIRING_OF_GAME.fetch(game.pk)
+    row = found[0] if found else None
     if row is None or row.white_outcome or row.black is None:
         return row
     if game.white_id != row.white.user_id:

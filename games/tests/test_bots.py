@@ -245,7 +245,11 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
 
     moves: list[tuple[int, int]] = []
     watches: list[tuple[Any, Any]] = []
+    # Moves are sent both ways: delay() by the tasks, apply_async() by games.tasks.enqueue.
     monkeypatch.setattr(bot_tasks.bot_move, "delay", lambda *args: moves.append(args))
+    monkeypatch.setattr(
+        bot_tasks.bot_move, "apply_async", lambda args, *a, **kw: moves.append(tuple(args))
+    )
     monkeypatch.setattr(
         bot_tasks.watch_bot_match, "apply_async", lambda *a, **kw: watches.append((a, kw))
     )
@@ -257,7 +261,7 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
             seconds_per_turn=0.1,
         )  # fmt: skip
     # Started with its watch, due in BOT_MATCH_WATCH_SECONDS (and the games' first moves).
-    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0})]
+    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0, "ignore_result": True})]
     first, second = [entry.game for entry in BotMatchGame.objects.filter(match=match)]
     assert sorted(moves) == [(first.pk, 1), (second.pk, 1)]
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models.signals import post_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.compiled import CompiledQuery
-from games.models import ApiToken, Game
+from games.compiled import CompiledInsert, CompiledQuery, CompiledUpdate, CompiledValues
+from games.models import ApiToken, Event, Game, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +121,82 @@ def test_shapes_that_do_not_pass_arguments_unchanged_are_refused() -> None:
     values = CompiledQuery(lambda pk: User.objects.filter(pk=pk).values_list("pk"), int)
     with pytest.raises(TypeError, match="model instances"):
         values.fetch(1)
+    instances = CompiledValues(lambda pk: User.objects.filter(pk=pk), int)
+    with pytest.raises(TypeError, match="flat values_list"):
+        instances.fetch(1)
     with pytest.raises(TypeError, match="int or str"):
         CompiledQuery(lambda day: User.objects.filter(date_joined=day), float).fetch(1.0)
     with pytest.raises(TypeError, match="expected 1 values"):
         _locked_query().fetch(1, 2)
+
+
+def test_values_in_order() -> None:
+    game = _game()
+    for ply, text in enumerate(["D2L", "D6L", "D2P"], start=1):
+        mover = game.white if ply % 2 else game.black
+        game, _created = services.play_turn(game=game, player=mover, text=text, ply=ply)
+    texts = CompiledValues(
+        lambda pk: Turn.objects.filter(game_id=pk).order_by("ply").values_list("text", flat=True),
+        int,
+    )
+    expected = list(game.turns.order_by("ply").values_list("text", flat=True))
+    assert texts.fetch(game.pk) == expected == ["D2L", "D6L", "D2P"]
+    assert texts.fetch(game.pk + 1000) == []
+
+
+def test_insert_writes_the_rows_as_save_does(django_capture_on_commit_callbacks) -> None:
+    game = _game()
+    saved: list[tuple[int, bool]] = []
+
+    def on_save(sender: type, instance: Event, created: bool, **kwargs: object) -> None:
+        saved.append((instance.pk, created))
+
+    post_save.connect(on_save, sender=Event)
+    try:
+        events = [
+            Event(user_id=game.white_id, type=Event.Type.TURN, payload={"n": 1, "s": 'a"\\b'}),
+            Event(user_id=game.black_id, type=Event.Type.TURN, payload={"n": [2]}),
+        ]
+        CompiledInsert(Event).insert(events)
+    finally:
+        post_save.disconnect(on_save, sender=Event)
+    assert all(event.pk is not None and not event._state.adding for event in events)
+    assert saved == [(events[0].pk, True), (events[1].pk, True)]
+    stored = {e.pk: e for e in Event.objects.filter(pk__in=[e.pk for e in events])}
+    assert stored[events[0].pk].payload == {"n": 1, "s": 'a"\\b'}
+    assert stored[events[1].pk].user_id == game.black_id
+    assert stored[events[1].pk].created is not None  # auto_now_add, as save() sets it
+    assert events[0].created == stored[events[0].pk].created
+
+
+def test_update_writes_the_fields_and_refuses_a_missing_row() -> None:
+    game = _game()
+    before = game.updated
+    update = CompiledUpdate(Game, ["position", "ply", "updated"])
+    game.position, game.ply = "A1W00 w 0-0", 5
+    update.update(game)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.position, stored.ply) == ("A1W00 w 0-0", 5)
+    assert stored.updated >= before and stored.updated == game.updated  # auto_now
+    gone = Game.objects.get(pk=game.pk)
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update.update(gone)
+
+
+def test_skip_conflicts_leaves_out_a_refused_row_and_the_transaction_usable() -> None:
+    from notifications.models import Kind, Notification
+
+    game = _game()
+    once = CompiledInsert(Notification, skip_conflicts=True)
+
+    def row() -> Notification:
+        return Notification(user=game.white, kind=Kind.GAME_OVER, game=game, dedupe_key="k1")
+
+    with transaction.atomic():
+        first = once.insert([row()])
+        assert len(first) == 1 and first[0].pk is not None
+        assert once.insert([row()]) == []  # the unique (user, dedupe_key) refused it
+        assert Notification.objects.filter(dedupe_key="k1").count() == 1  # still usable
+    with pytest.raises(ValueError, match="one row"):
+        once.insert([row(), row()])

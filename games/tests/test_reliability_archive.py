@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import random
@@ -12,11 +13,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.utils import timezone
 
 from games import services
 from games.archive_file import ArchiveError, import_archive
 from games.models import Game, Profile, Turn
-from games.tasks import verify_all_games
+from games.tasks import verify_all_games, verify_recent_games
 from games.tests.helpers import pick_turn
 from games.tests.test_reliability_queries import long_game_turns, play_without_finishing
 
@@ -184,3 +186,18 @@ def test_a_running_game_the_engine_says_is_over_is_a_mismatch(alice, bob) -> Non
 def test_the_long_game_line_is_deterministic() -> None:
     assert long_game_turns(10, seed=1) == long_game_turns(10, seed=1)
     assert connection.vendor in {"postgresql", "sqlite"}
+
+
+def test_the_ten_minute_sweep_checks_the_games_finished_lately(alice, bob) -> None:
+    recent = _play_to_the_end(services.start_game(white=alice.user, black=bob.user), seed=5)
+    old = _play_to_the_end(services.start_game(white=alice.user, black=bob.user), seed=6)
+    running = play_without_finishing(services.start_game(white=alice.user, black=bob.user), 2)
+    assert recent.status == old.status == Game.Status.FINISHED
+    Game.objects.filter(pk=old.pk).update(finished=timezone.now() - dt.timedelta(hours=2))
+    assert verify_recent_games.run() == {"checked": 1, "mismatches": []}
+    for game in (recent, old, running):  # the same damage to all three
+        Turn.objects.filter(game=game, ply=1).delete()
+    summary = verify_recent_games.run()
+    assert summary["checked"] == 1
+    assert [m.split(":")[0] for m in summary["mismatches"]] == [f"game {recent.pk}"]
+    assert verify_recent_games.run(minutes=180)["checked"] == 2  # the old one too
