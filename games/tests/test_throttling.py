@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 from games.api.throttling import TurnsThrottle
 
@@ -75,3 +75,31 @@ def test_reads_are_never_throttled(settings) -> None:
     settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "turns": "1/minute"}
     request = SimpleNamespace(method="GET", user=SimpleNamespace(pk=1, is_authenticated=True))
     assert all(TurnsThrottle().allow_request(request, None) for _ in range(5))
+
+
+def test_on_redis_concurrent_turns_cannot_share_the_last_allowance(settings: Any) -> None:
+    import threading
+
+    from django.core.cache.backends.redis import RedisCache
+
+    if not isinstance(caches["default"], RedisCache):
+        pytest.skip("one atomic script on Redis (CI); the embedded cache counts in two calls")
+    settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "turns": "5/minute"}
+    request = SimpleNamespace(
+        method="POST", user=SimpleNamespace(pk=next(_players), is_authenticated=True)
+    )
+    start = threading.Barrier(20)
+    answers: list[bool] = []
+
+    def attempt() -> None:
+        throttle = TurnsThrottle()
+        start.wait()
+        answers.append(throttle.allow_request(request, None))
+
+    threads = [threading.Thread(target=attempt) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    cache.delete(TurnsThrottle.cache_format % {"scope": "turns", "ident": request.user.pk})
+    assert sorted(answers) == [False] * 15 + [True] * 5
