@@ -348,7 +348,14 @@ def machine_seconds() -> float:
 def cpu_seconds(server_session: int) -> dict[str, float]:
     """CPU time used so far by the gunicorn processes, PostgreSQL and Redis (from /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    used = {"gunicorn": 0.0, "postgres": 0.0, "redis": 0.0, "machine": machine_seconds()}
+    used = {
+        "gunicorn": 0.0,
+        "postgres": 0.0,
+        "redis": 0.0,
+        "nginx": 0.0,
+        "clients": time.process_time(),  # this process: the client threads
+        "machine": machine_seconds(),
+    }
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -366,6 +373,8 @@ def cpu_seconds(server_session: int) -> dict[str, float]:
             used["postgres"] += (utime + stime) / tick
         elif comm.startswith("redis"):
             used["redis"] += (utime + stime) / tick
+        elif comm.startswith("nginx"):
+            used["nginx"] += (utime + stime) / tick
     return used
 
 

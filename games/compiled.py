@@ -63,6 +63,7 @@ class _Compiled:
     model_columns: slice
     attnames: list[str]
     populators: list[Any]
+    annotations: tuple[tuple[str, int], ...] = ()  # (attribute, column) of .annotate()
 
 
 class _CompiledSelect:
@@ -115,6 +116,7 @@ class _CompiledSelect:
             model_columns=model_columns,
             attnames=[column[0].target.attname for column in compiler.select[model_columns]],
             populators=get_related_populators(klass_info, compiler.select, alias),
+            annotations=tuple((compiler.annotation_col_map or {}).items()),
         )
 
     def _rows(self, values: tuple[Any, ...], using: str) -> tuple[_Compiled, list[Any]]:
@@ -162,6 +164,8 @@ class CompiledQuery(_CompiledSelect, Generic[M]):
             instance = model.from_db(using, compiled.attnames, row[compiled.model_columns])
             for populator in compiled.populators:
                 populator.populate(row, instance)
+            for attribute, column in compiled.annotations:
+                setattr(instance, attribute, row[column])
             instances.append(instance)
         return instances  # type: ignore[return-value]
 
@@ -232,9 +236,11 @@ class CompiledInsert(Generic[M]):
                 except IntegrityError:
                     return []
                 return instances
-            for instance in instances:
-                instance.save(force_insert=True, using=using)
-            return instances
+            if pre_save.has_listeners(self._model) or post_save.has_listeners(self._model):
+                for instance in instances:
+                    instance.save(force_insert=True, using=using)
+                return instances
+            return self._model._default_manager.using(using).bulk_create(instances)
         model = self._model
         listened = pre_save.has_listeners(model), post_save.has_listeners(model)
         params: list[Any] = []

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -348,14 +350,20 @@ def start_game(
 # The players and their profiles come in the same query (the clock and the receivers of
 # turn_played need them: see player_profiles), but only the game row is locked: other
 # games of the same players must not wait.  Compiled once: every turn runs it.
-_LOCKED_GAME = CompiledQuery(
-    lambda pk: (
+def _locked_game_query(pk: int) -> QuerySet[Game]:
+    games = (
         Game.objects.select_for_update(of=("self",))
         .select_related("white__profile", "black__profile")
         .filter(pk=pk)
-    ),
-    int,
-)
+    )
+    if connection.vendor == "postgresql":
+        # The stored turns' texts in the same round trip (play_turn replays them).
+        texts = TurnRow.objects.filter(game=OuterRef("pk")).order_by("ply").values("text")
+        games = games.annotate(stored_turn_texts=ArraySubquery(texts))
+    return games
+
+
+_LOCKED_GAME = CompiledQuery(_locked_game_query, int)
 
 
 # What every turn writes, each statement built once (see games.compiled).
@@ -504,7 +512,9 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             # is either in before the deadline or refused after it, never both.
             now = timezone.now()
             clock.check_deadline(game=game, now=now)
-            turn_texts = _TURN_TEXTS.fetch(game.pk)
+            turn_texts = getattr(game, "stored_turn_texts", None)
+            if turn_texts is None:  # not PostgreSQL: a query of its own
+                turn_texts = _TURN_TEXTS.fetch(game.pk)
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
             position.push(checked)
