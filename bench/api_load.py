@@ -1,27 +1,30 @@
 """Load benchmark of the API under gunicorn: validated turns per second and latency (not a test).
 
-Run from the repository root (PostgreSQL and Redis running, as for CI):
+Run from the repository root (PostgreSQL and Redis running, as for CI; nginx for
+``--proxy nginx``, Debian's nginx-light):
 
-    .venv/bin/python bench/api_load.py --clients 16 --seconds 20
+    .venv/bin/python bench/api_load.py --clients 16 --proxy nginx
 
-It creates its own PostgreSQL database (``adaptoid_bench``, dropped and
-recreated; ``--database-url`` to change) and uses Redis database 12, migrates,
-creates two players and a stock of games per client, then starts gunicorn with
-``platform/gunicorn.conf.py`` (production settings: DEBUG off, real password
-hashing, PostgreSQL connection reuse; throttles raised so they do not cap the
-run) and drives it with N client threads, each on one keep-alive
-``http.client`` connection:
+It creates its own PostgreSQL database (``adaptoid_bench``, dropped and recreated;
+``--database-url`` to change) and uses Redis database 12, migrates, creates two
+players and a stock of games per client, then starts gunicorn with
+``platform/gunicorn.conf.py`` (production settings: DEBUG off, real password hashing,
+PostgreSQL connection reuse; throttles raised so they do not cap the run), with
+``--proxy nginx`` nginx in front of it with ``platform/nginx-locations.conf`` (the
+production set-up), and drives it with N client threads, each on one keep-alive
+``http.client`` connection.  ``--rounds`` times (3), for ``--seconds`` each (10):
 
 1. the floor: a trivial authenticated GET (``/api/v1/me/preferences``: token
-   lookup, one row, a small JSON body) for ``--seconds``;
+   lookup, one row, a small JSON body);
 2. turns: each client plays its games, both sides, through
    ``POST /api/v1/games/<id>/turns`` (a random legal turn chosen with the engine
-   from the position in the previous answer), for ``--seconds``.
+   from the position in the previous answer).
 
 Every turn answer must be 201: anything else is counted as an error.  Prints
-requests/s, p50/p90/p99 latency for both, and the ratio turns/GET.  Targets on
-the 2-core machine: >= 200 turns/s, p99 < 100 ms at 16 clients, turns >= 40 % of
-the GET's throughput.
+requests/s, p50/p90/p99 latency for both, CPU per request (gunicorn, PostgreSQL,
+Redis, nginx, the clients, the whole machine), the turns that ended their game, and
+the ratio turns/GET.  Targets on the 2-core machine: >= 200 turns/s, p99 < 100 ms at
+16 clients, turns >= 40 % of the GET's throughput.
 """
 
 from __future__ import annotations
@@ -196,7 +199,8 @@ http {{
     fastcgi_temp_path {run}/fastcgi;
     uwsgi_temp_path {run}/uwsgi;
     scgi_temp_path {run}/scgi;
-    include {root}/platform/nginx-upstream.conf;
+    upstream adaptoid {{ server 127.0.0.1:{upstream}; }}
+    upstream adaptoid_stream {{ server 127.0.0.1:{upstream}; }}  # no stream in this bench
     server {{
         listen 127.0.0.1:{port};
         include {root}/platform/nginx-locations.conf;
@@ -206,17 +210,11 @@ http {{
 
 
 def start_nginx(port: int, upstream_port: int) -> tuple[subprocess.Popen[bytes], Path]:
-    """nginx on `port` in front of gunicorn, with the project's proxy settings."""
+    """nginx on `port` in front of gunicorn, with the site's locations (platform/)."""
     import tempfile
 
     run = Path(tempfile.mkdtemp(prefix="adaptoid-nginx-"))
-    upstream = (ROOT / "platform" / "nginx-upstream.conf").read_text()
-    (run / "upstream.conf").write_text(
-        upstream.replace("127.0.0.1:8000", f"127.0.0.1:{upstream_port}")
-    )
-    conf = NGINX_CONF.format(run=run, root=ROOT, port=port).replace(
-        f"{ROOT}/platform/nginx-upstream.conf", str(run / "upstream.conf")
-    )
+    conf = NGINX_CONF.format(run=run, root=ROOT, port=port, upstream=upstream_port)
     (run / "nginx.conf").write_text(conf)
     nginx = subprocess.Popen(
         ["nginx", "-c", str(run / "nginx.conf"), "-g", "daemon off;"], start_new_session=True

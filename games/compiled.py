@@ -17,6 +17,7 @@ statement is built once, the values are prepared by the fields as ``save()`` doe
 
 from __future__ import annotations
 
+import datetime
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,6 +184,35 @@ class CompiledValues(_CompiledSelect):
         return [row[0] for row in rows]
 
 
+def _plain_types(field: Any) -> tuple[type, ...]:
+    """Python types a field sends to PostgreSQL unchanged: for a value of exactly such a
+    type its ``get_db_prep_save`` chain (to_python, adapt…) is an identity, and is
+    skipped.  Other fields and values (JSON, foreign keys, lazy strings…) are prepared."""
+    internal = field.get_internal_type()
+    if internal in {
+        "IntegerField", "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
+        "PositiveBigIntegerField", "PositiveSmallIntegerField",
+    }:  # fmt: skip
+        return (int,)
+    if internal in {"CharField", "TextField", "SlugField"}:
+        return (str,)
+    if internal == "BooleanField":
+        return (bool,)
+    return ()
+
+
+def _prepare(field: Any, plain: tuple[type, ...], value: Any, connection: Any) -> Any:
+    if type(value) in plain:
+        return value
+    if (
+        type(value) is datetime.datetime
+        and value.tzinfo is not None  # aware: sent as it is (naive ones get Django's warning)
+        and field.get_internal_type() == "DateTimeField"
+    ):
+        return value
+    return field.get_db_prep_save(value, connection)
+
+
 class CompiledInsert(Generic[M]):
     """``INSERT`` of new instances of one model, the statement built once per row count.
 
@@ -203,6 +233,7 @@ class CompiledInsert(Generic[M]):
         if meta.parents or not isinstance(meta.pk, AutoFieldMixin):
             raise TypeError(f"{model.__name__}: CompiledInsert is for models with an auto key")
         self._fields = [field for field in meta.local_concrete_fields if field is not meta.pk]
+        self._plain = [(field, _plain_types(field)) for field in self._fields]
         self._statements: dict[tuple[str, int], str] = {}
 
     def _statement(self, connection: Any, rows: int) -> str:
@@ -249,9 +280,9 @@ class CompiledInsert(Generic[M]):
                 pre_save.send(
                     sender=model, instance=instance, raw=False, using=using, update_fields=None
                 )
-            for field in self._fields:
+            for field, plain in self._plain:
                 value = field.pre_save(instance, True)
-                params.append(field.get_db_prep_save(value, connection))
+                params.append(_prepare(field, plain, value, connection))
         with connection.cursor() as cursor:
             cursor.execute(self._statement(connection, len(instances)), params)
             keys = cursor.fetchall()
@@ -283,6 +314,7 @@ class CompiledUpdate(Generic[M]):
         self._model = model
         self._field_names = frozenset(field_names)
         self._fields = [model._meta.get_field(name) for name in field_names]
+        self._plain = [(field, _plain_types(field)) for field in self._fields]
         self._statements: dict[str, str] = {}
 
     def _statement(self, connection: Any) -> str:
@@ -311,8 +343,8 @@ class CompiledUpdate(Generic[M]):
                 update_fields=self._field_names,
             )
         params = [
-            field.get_db_prep_save(field.pre_save(instance, False), connection)
-            for field in self._fields
+            _prepare(field, plain, field.pre_save(instance, False), connection)
+            for field, plain in self._plain
         ]
         params.append(instance.pk)
         with connection.cursor() as cursor:

@@ -1,15 +1,22 @@
-"""Gunicorn settings for the web container (read with --config platform/gunicorn.conf.py)."""
+"""Gunicorn settings for the web service (--config platform/gunicorn.conf.py).
+
+Sync workers behind nginx (platform/nginx.conf): nginx buffers the clients, and a
+worker takes a request from the one shared queue only when it is free, so no request
+waits behind a busy worker while another idles (the 99th percentile of bench/api_load.py
+halved against threaded workers holding kept-alive connections).  The long-lived
+event stream (/api/v1/stream/) is served by platform/gunicorn-stream.conf.py instead,
+where a waiting connection costs a thread, not a worker.
+"""
 
 import gc
 import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", str(min(4, multiprocessing.cpu_count() * 2 + 1))))
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2)))
+worker_class = "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
-keepalive = 5
 # Recycle workers now and then: bounds the damage of any slow leak.  The application is
 # loaded once in the master (preload_app) and forked, so a recycled worker starts at once.
 max_requests = 10000
@@ -26,6 +33,6 @@ forwarded_allow_ips = "*"
 def post_worker_init(worker: object) -> None:
     """The application is loaded: hide its long-lived objects (~100k: modules, classes,
     URL patterns) from the cyclic garbage collector.  A full collection otherwise scans
-    them all, about 50 ms on a small machine, stalling every request the worker has in
-    flight (the 99th percentile).  Memory stays shared with the master, too."""
+    them all, about 50 ms on a small machine, stalling the request in flight (the 99th
+    percentile).  Memory stays shared with the master, too."""
     gc.freeze()

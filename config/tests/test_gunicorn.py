@@ -1,4 +1,4 @@
-"""platform/gunicorn.conf.py: the production server settings load and serve."""
+"""platform/gunicorn*.conf.py: the production server settings load and serve."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 
 
@@ -20,7 +22,8 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_gunicorn_with_the_production_config_serves_and_stops() -> None:
+@pytest.mark.parametrize("config", ["gunicorn.conf.py", "gunicorn-stream.conf.py"])
+def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> None:
     port = _free_port()
     env = {
         **os.environ,
@@ -30,7 +33,7 @@ def test_gunicorn_with_the_production_config_serves_and_stops() -> None:
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi:application",
-         "--config", str(BASE_DIR / "platform" / "gunicorn.conf.py")],
+         "--config", str(BASE_DIR / "platform" / config)],
         cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         start_new_session=True,
     )  # fmt: skip

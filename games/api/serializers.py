@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.timezone import get_current_timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -270,7 +271,14 @@ _datetime = serializers.DateTimeField()
 
 
 def _when(value: Any) -> str | None:
-    return None if value is None else _datetime.to_representation(value)
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return _datetime.to_representation(value)
+    # What the field does for an aware value (current time zone, ISO 8601, "Z" for
+    # UTC), without its detours through settings on every call.
+    text = value.astimezone(get_current_timezone()).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def game_answer(game: Game, turn_texts: list[str]) -> dict[str, Any]:

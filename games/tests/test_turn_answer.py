@@ -100,3 +100,14 @@ def test_a_missing_game_is_a_404_whatever_else_is_wrong(alice, bob) -> None:
         f"/api/v1/games/{game.pk}/turns", {"ply": 1, "turn": first_turn(game)}, format="json"
     )
     assert wrong_side.status_code == 409 and wrong_side.json()["code"] == "not_your_turn"
+
+
+@pytest.mark.parametrize("zone", ["Asia/Kolkata", "Europe/London", "America/St_Johns"])
+def test_the_same_in_another_current_time_zone(alice, bob, zone: str) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    services.resign(game=game, player=bob.user)  # deadline gone, finished set
+    running = services.start_game(white=alice.user, black=bob.user)
+    with timezone.override(zone):
+        for pk in (game.pk, running.pk):
+            mine, serializer = both(pk)
+            assert mine == serializer

@@ -1,0 +1,149 @@
+"""platform/nginx.conf in front of both gunicorn services: pages go to the web service,
+the event stream to the stream service, unbuffered (each line reaches the bot at once)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from games import services
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PASSWORD = "nginx-test-password-4711"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"exited with {process.returncode}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+def _start(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        command, cwd=BASE_DIR, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    _wait_for_port(port, process)
+    return process
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(30)
+
+
+@pytest.fixture
+def site() -> Iterator[dict[str, object]]:
+    if shutil.which("nginx") is None:
+        if os.environ.get("CI_REQUIRE_SERVICES") == "1":
+            pytest.fail("nginx is not installed (.ci/run installs Debian's nginx-light)")
+        pytest.skip("nginx is not installed")
+    ports = {name: _free_port() for name in ("web", "stream", "proxy")}
+    env = {
+        **os.environ,
+        "DATABASE_NAME": str(connection.settings_dict["NAME"]),  # the test database
+        "STREAM_MAX_SECONDS": "3",
+        "STREAM_KEEPALIVE_SECONDS": "1",
+        "LOG_LEVEL": "WARNING",
+    }
+    gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--config"]
+    web = _start(
+        [*gunicorn, str(BASE_DIR / "platform" / "gunicorn.conf.py")],
+        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['web']}", "GUNICORN_WORKERS": "2"},
+        ports["web"],
+    )
+    stream = _start(
+        [*gunicorn, str(BASE_DIR / "platform" / "gunicorn-stream.conf.py")],
+        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['stream']}", "GUNICORN_THREADS": "4"},
+        ports["stream"],
+    )
+    run = Path(tempfile.mkdtemp(prefix="adaptoid-nginx-test-"))
+    conf = (BASE_DIR / "platform" / "nginx.conf").read_text()
+    conf = (
+        conf.replace("web:8000", f"127.0.0.1:{ports['web']}")
+        .replace("stream:8001", f"127.0.0.1:{ports['stream']}")
+        .replace("listen 80;", f"listen 127.0.0.1:{ports['proxy']};")
+        .replace("/etc/nginx/adaptoid-locations.conf", str(BASE_DIR / "platform" / "nginx-locations.conf"))
+        .replace("access_log /dev/stdout;", "access_log off;")
+        .replace("error_log /dev/stderr warn;", f"error_log {run}/error.log warn;")
+        .replace(
+            "http {",
+            "http {\n"
+            + "".join(f"    {kind}_temp_path {run}/{kind};\n"
+                      for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")),
+        )
+    )  # fmt: skip
+    (run / "nginx.conf").write_text(conf)
+    nginx = _start(
+        ["nginx", "-c", str(run / "nginx.conf"), "-g", f"pid {run}/nginx.pid; daemon off;"],
+        env,
+        ports["proxy"],
+    )
+    try:
+        yield {"port": ports["proxy"], "stream": stream}
+    finally:
+        for process in (nginx, stream, web):
+            _stop(process)
+
+
+def _get(port: int, path: str, token: str | None = None) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Host": "127.0.0.1"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request("GET", path, headers=headers)
+    return conn.getresponse()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_to_web_and_the_stream_to_its_service_unbuffered(site: dict[str, object]) -> None:
+    port = int(site["port"])  # type: ignore[call-overload]
+    white = services.register_account(username="proxy-white", password=PASSWORD)
+    black = services.register_account(username="proxy-black", password=PASSWORD)
+    game = services.start_game(white=white, black=black, rated=False)
+    token = services.issue_token(username="proxy-white", password=PASSWORD)
+
+    assert _get(port, "/api/v1/schema").status == 200
+
+    started = time.monotonic()
+    answer = _get(port, "/api/v1/stream/events", token)
+    assert answer.status == 200
+    assert answer.getheader("Content-Type", "").startswith("application/x-ndjson")
+    first = answer.readline()
+    first_at = time.monotonic() - started
+    rest = answer.read()
+    ended_at = time.monotonic() - started
+    assert b'"game_start"' in first and f'"id":{game.pk}'.encode() in first
+    # Unbuffered: the first line came at once, not with the end of the 3-second stream.
+    assert ended_at >= 2.5 and first_at < 1.5, (first_at, ended_at)
+    assert rest.count(b"\n") >= 1  # keep-alive lines
+
+    # The stream has a service of its own: without it, the stream fails, pages do not.
+    _stop(site["stream"])  # type: ignore[arg-type]
+    assert _get(port, "/api/v1/stream/events", token).status == 502
+    assert _get(port, "/api/v1/schema").status == 200
