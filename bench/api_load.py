@@ -86,26 +86,33 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def server_env(args: argparse.Namespace, port: int) -> dict[str, str]:
+def production_env(database_url: str, redis_url: str, allowed_hosts: str) -> dict[str, str]:
+    """This environment turned into production settings on the given services (also
+    used by bench/turn_profile.py): no test settings, throttles raised so that they do
+    not cap a benchmark."""
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("ADAPTOID_TESTING", "DEBUG", "DATABASE_NAME")
     }
     env.update(
-        DATABASE_URL=args.database_url,
-        REDIS_URL=args.redis_url,
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
         SECRET_KEY="bench-" + "k" * 60,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
+        ALLOWED_HOSTS=allowed_hosts,
         SECURE_SSL_REDIRECT="0",
         SECURE_PROXY_SSL_HEADER="0",
         THROTTLE_TURNS="1000000/minute",
         THROTTLE_TOKEN="1000000/minute",
         THROTTLE_ACCOUNTS="1000000/minute",
-        LOG_LEVEL="WARNING",
-        GUNICORN_BIND=f"127.0.0.1:{port}",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
+    return env
+
+
+def server_env(args: argparse.Namespace, port: int) -> dict[str, str]:
+    env = production_env(args.database_url, args.redis_url, "127.0.0.1,localhost")
+    env.update(LOG_LEVEL="WARNING", GUNICORN_BIND=f"127.0.0.1:{port}")
     if args.workers:
         env["GUNICORN_WORKERS"] = str(args.workers)
     if args.threads:

@@ -61,20 +61,11 @@ def parse_args() -> argparse.Namespace:
 
 def setup(args: argparse.Namespace) -> tuple[list[str], list[int]]:
     sys.path.insert(0, str(ROOT / "bench"))
-    from api_load import recreate_database
+    from api_load import production_env, recreate_database
 
     for key in ("ADAPTOID_TESTING", "DEBUG", "DATABASE_NAME"):
         os.environ.pop(key, None)
-    os.environ.update(
-        DATABASE_URL=args.database_url,
-        REDIS_URL=args.redis_url,
-        SECRET_KEY="bench-" + "k" * 60,
-        ALLOWED_HOSTS="testserver",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_PROXY_SSL_HEADER="0",
-        THROTTLE_TURNS="1000000/minute",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
+    os.environ.update(production_env(args.database_url, args.redis_url, "testserver"))
     recreate_database(args.database_url)
     import django
 

@@ -2,27 +2,20 @@
 
 Serves GET /api/v1/stream/events (nginx routes it here, platform/nginx.conf): each bot
 holds a connection for up to STREAM_MAX_SECONDS, mostly asleep between polls, so one
-process with many threads carries many bots.  The same application as the web service.
+process with many threads carries many bots.  The same application and settings as the
+web service (platform/gunicorn.conf.py, read first), but for these.
 """
 
-import gc
 import os
+import runpy
+from pathlib import Path
+
+_web = runpy.run_path(str(Path(__file__).with_name("gunicorn.conf.py")))
+globals().update({name: value for name, value in _web.items() if not name.startswith("_")})
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8001")
 workers = int(os.environ.get("GUNICORN_WORKERS", "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "100"))
 worker_connections = threads
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))  # the worker's heartbeat
-graceful_timeout = 20
 keepalive = 5
-preload_app = True
-accesslog = "-"
-errorlog = "-"
-loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-forwarded_allow_ips = "*"
-
-
-def post_worker_init(worker: object) -> None:
-    """As in platform/gunicorn.conf.py: the loaded application out of the collector's sight."""
-    gc.freeze()

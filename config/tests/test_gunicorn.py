@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,18 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from config.tests.servers import free_port
+
 BASE_DIR = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.mark.parametrize("config", ["gunicorn.conf.py", "gunicorn-stream.conf.py"])
 def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> None:
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "GUNICORN_BIND": f"127.0.0.1:{port}",

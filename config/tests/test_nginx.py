@@ -18,16 +18,11 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from config.tests.servers import free_port
 from games import services
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PASSWORD = "nginx-test-password-4711"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
@@ -63,7 +58,7 @@ def site() -> Iterator[dict[str, object]]:
         if os.environ.get("CI_REQUIRE_SERVICES") == "1":
             pytest.fail("nginx is not installed (.ci/run installs Debian's nginx-light)")
         pytest.skip("nginx is not installed")
-    ports = {name: _free_port() for name in ("web", "stream", "proxy")}
+    ports = {name: free_port() for name in ("web", "stream", "proxy")}
     env = {
         **os.environ,
         "DATABASE_NAME": str(connection.settings_dict["NAME"]),  # the test database
