@@ -46,6 +46,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--queries", action="store_true")
+    parser.add_argument(
+        "--sql-width", type=int, default=160, help="characters of each statement --queries shows"
+    )
     parser.add_argument("--time", type=int, default=0, metavar="N")
     parser.add_argument("--cprofile", type=int, default=0, metavar="N")
     parser.add_argument("--pyinstrument", type=int, default=0, metavar="N")
@@ -153,7 +156,7 @@ def main() -> None:
                 play()
             print(f"--- one turn: {len(queries)} queries")
             for query in queries:
-                print("  ", query["sql"][:160])
+                print("  ", query["sql"][: args.sql_width])
     if args.time:
         wall, cpu = time.perf_counter(), time.process_time()
         for _ in range(args.time):

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import datetime
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -223,12 +224,19 @@ class CompiledInsert(Generic[M]):
     twice the CPU of sending the row.  Other backends go through ``save()``.
     """
 
-    def __init__(self, model: type[M], *, skip_conflicts: bool = False) -> None:
+    def __init__(
+        self, model: type[M], *, skip_conflicts: bool = False, batchable: bool = False
+    ) -> None:
         """With `skip_conflicts`, a row that a unique constraint refuses is not written
         (``ON CONFLICT DO NOTHING``; a savepoint elsewhere) and ``insert`` leaves it out
-        of its answer: one row at a time then."""
+        of its answer: one row at a time then.  With `batchable`, inside an
+        ``atomic_batch`` the rows are sent with the batch: their keys are set then (the
+        callers must not need them before)."""
+        if skip_conflicts and batchable:
+            raise TypeError("a skipped conflict must be known at once: not batchable")
         self._model = model
         self._skip_conflicts = skip_conflicts
+        self._batchable = batchable
         meta = model._meta
         if meta.parents or not isinstance(meta.pk, AutoFieldMixin):
             raise TypeError(f"{model.__name__}: CompiledInsert is for models with an auto key")
@@ -273,45 +281,41 @@ class CompiledInsert(Generic[M]):
                 return instances
             return self._model._default_manager.using(using).bulk_create(instances)
         model = self._model
-        listened = pre_save.has_listeners(model), post_save.has_listeners(model)
-        params: list[Any] = []
-        for instance in instances:
-            if listened[0]:
+        if pre_save.has_listeners(model):
+            for instance in instances:
                 pre_save.send(
                     sender=model, instance=instance, raw=False, using=using, update_fields=None
                 )
+        params: list[Any] = []
+        for instance in instances:
             for field, plain in self._plain:
                 value = field.pre_save(instance, True)
                 params.append(_prepare(field, plain, value, connection))
+        write = _Write(
+            self._statement(connection, len(instances)), params, model, instances, using, None
+        )
+        batch = _batch_of(using) if self._batchable else None
+        if batch is not None:
+            batch.add(write)
+            return instances
         with connection.cursor() as cursor:
-            cursor.execute(self._statement(connection, len(instances)), params)
-            keys = cursor.fetchall()
+            cursor.execute(write.sql, params)
+            keys = [key for (key,) in cursor.fetchall()]
         if not keys:  # skip_conflicts: the one row was refused
             return []
-        pk_attname = model._meta.pk.attname
-        for instance, (key,) in zip(instances, keys, strict=True):
-            setattr(instance, pk_attname, key)
-            instance._state.adding = False
-            instance._state.db = using
-            if listened[1]:
-                post_save.send(
-                    sender=model,
-                    instance=instance,
-                    created=True,
-                    update_fields=None,
-                    raw=False,
-                    using=using,
-                )
+        write.finish(keys)
         return instances
 
 
 class CompiledUpdate(Generic[M]):
     """``instance.save(update_fields=…)`` for one fixed set of fields, the ``UPDATE``
     built once: each field's ``pre_save`` (``auto_now``), the signals when something
-    listens, and Django's error when no row was updated.  Other backends use save()."""
+    listens, and Django's error when no row was updated.  Other backends use save().
+    With `batchable`, inside an ``atomic_batch`` it is sent with the batch."""
 
-    def __init__(self, model: type[M], field_names: list[str]) -> None:
+    def __init__(self, model: type[M], field_names: list[str], *, batchable: bool = False) -> None:
         self._model = model
+        self._batchable = batchable
         self._field_names = frozenset(field_names)
         self._fields = [model._meta.get_field(name) for name in field_names]
         self._plain = [(field, _plain_types(field)) for field in self._fields]
@@ -323,8 +327,10 @@ class CompiledUpdate(Generic[M]):
             quote = connection.ops.quote_name
             meta = self._model._meta
             assignments = ", ".join(f"{quote(field.column)} = %s" for field in self._fields)
+            pk = quote(meta.pk.column)
+            # RETURNING: how a batch learns that the row was there (a rowcount otherwise).
             statement = self._statements[connection.alias] = (
-                f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+                f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk} = %s RETURNING {pk}"
             )
         return statement
 
@@ -347,17 +353,164 @@ class CompiledUpdate(Generic[M]):
             for field, plain in self._plain
         ]
         params.append(instance.pk)
+        write = _Write(
+            self._statement(connection), params, model, [instance], using, self._field_names
+        )
+        batch = _batch_of(using) if self._batchable else None
+        if batch is not None:
+            batch.add(write)
+            return
         with connection.cursor() as cursor:
-            cursor.execute(self._statement(connection), params)
-            if cursor.rowcount != 1:
-                raise DatabaseError("Save with update_fields did not affect any rows.")
-        instance._state.db = using
-        if post_save.has_listeners(model):
+            cursor.execute(write.sql, params)
+            keys = [key for (key,) in cursor.fetchall()]
+        write.finish(keys)
+
+
+# --- Writes sent together ---------------------------------------------------------------
+
+
+@dataclass
+class _Write:
+    """One INSERT … RETURNING pk or UPDATE … RETURNING pk, ready to send."""
+
+    sql: str
+    params: list[Any]
+    model: type[Model]
+    instances: list[Any]
+    using: str
+    update_fields: frozenset[str] | None  # None: an insert
+
+    def finish(self, keys: list[Any]) -> None:
+        """What follows the write: the new keys set, post_save sent."""
+        model, using, inserted = self.model, self.using, self.update_fields is None
+        if inserted:
+            if len(keys) != len(self.instances):
+                written = f"{len(keys)} rows written, not {len(self.instances)}"
+                raise DatabaseError(f"{model.__name__}: {written}")
+            pk_attname = model._meta.pk.attname
+            for instance, key in zip(self.instances, keys, strict=True):
+                setattr(instance, pk_attname, key)
+                instance._state.adding = False
+        elif len(keys) != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+        if not post_save.has_listeners(model):
+            for instance in self.instances:
+                instance._state.db = using
+            return
+        for instance in self.instances:
+            instance._state.db = using
             post_save.send(
                 sender=model,
                 instance=instance,
-                created=False,
-                update_fields=self._field_names,
+                created=inserted,
+                update_fields=self.update_fields,
                 raw=False,
                 using=using,
             )
+
+
+class _WriteBatch:
+    """The batchable writes of one ``atomic_batch``, held back and sent as one statement
+    (PostgreSQL's data-modifying ``WITH``): a turn's four writes cost one round trip.
+
+    Nothing can tell the difference but the statement count: the held-back writes are
+    sent before any other statement runs on the connection (an execute wrapper: a read,
+    a savepoint, raw SQL all see them) and before the transaction commits.  An UPDATE
+    goes alone when a write to its table is waiting (one statement must not touch a row
+    twice, nor update a row it inserts).  ``post_save`` is sent when a write is sent.
+    A failed send fails the whole ``atomic_batch`` (it rolls back) even if a caller
+    caught the error, or rolled back a savepoint around it.
+    """
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.waiting: list[_Write] = []
+        self.failure: BaseException | None = None
+        self._sending = False
+
+    def add(self, write: _Write) -> None:
+        if write.update_fields is not None and any(
+            waiting.model._meta.db_table == write.model._meta.db_table for waiting in self.waiting
+        ):
+            self.send()
+        self.waiting.append(write)
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if self.waiting and not self._sending:
+            self.send()
+        return execute(sql, params, many, context)
+
+    def send(self) -> None:
+        writes, self.waiting = self.waiting, []
+        if not writes:
+            return
+        self._sending = True
+        try:
+            with self.connection.cursor() as cursor:
+                if len(writes) == 1:
+                    cursor.execute(writes[0].sql, writes[0].params)
+                    rows = [(0, key) for (key,) in cursor.fetchall()]
+                else:
+                    cursor.execute(
+                        _batch_statement(self.connection, writes),
+                        [param for write in writes for param in write.params],
+                    )
+                    rows = cursor.fetchall()
+            keys: list[list[Any]] = [[] for _ in writes]
+            for index, key in rows:
+                keys[index].append(key)
+            self._sending = False
+            for write, written in zip(writes, keys, strict=True):
+                write.finish(written)  # a missing row raises here
+        except BaseException as exc:
+            self.failure = exc
+            raise
+        finally:
+            self._sending = False
+
+
+# The statements of the combinations of writes sent so far (a few: one per path).
+_BATCH_STATEMENTS: dict[tuple[str, ...], str] = {}
+
+
+def _batch_statement(connection: Any, writes: list[_Write]) -> str:
+    key = tuple(write.sql for write in writes)
+    statement = _BATCH_STATEMENTS.get(key)
+    if statement is None:
+        quote = connection.ops.quote_name
+        parts = ", ".join(f"w{index} AS ({sql})" for index, sql in enumerate(key))
+        keys = " UNION ALL ".join(
+            f"SELECT {index}, {quote(write.model._meta.pk.column)} FROM w{index}"
+            for index, write in enumerate(writes)
+        )
+        statement = _BATCH_STATEMENTS[key] = f"WITH {parts} {keys}"
+    return statement
+
+
+_batches = threading.local()
+
+
+def _batch_of(using: str) -> _WriteBatch | None:
+    return getattr(_batches, using, None)
+
+
+@contextmanager
+def atomic_batch(using: str = "default") -> Iterator[None]:
+    """``transaction.atomic()`` in which the batchable compiled writes are sent together
+    (see ``_WriteBatch``).  On other backends than PostgreSQL, and inside another
+    ``atomic_batch``, it is plain ``transaction.atomic()``."""
+    with transaction.atomic(using=using):
+        connection = connections[using]
+        if connection.vendor != "postgresql" or _batch_of(using) is not None:
+            yield
+            return
+        batch = _WriteBatch(connection)
+        setattr(_batches, using, batch)
+        try:
+            with connection.execute_wrapper(batch):
+                yield
+                batch.send()  # before the commit: a failure rolls it back
+        finally:
+            setattr(_batches, using, None)
+        if batch.failure is not None:  # sent earlier and caught by someone: roll back
+            raise batch.failure

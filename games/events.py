@@ -34,8 +34,9 @@ from games.models import Challenge, Event, Game, Profile
 # later event becoming visible; the stream re-reads that window to catch it.
 SETTLE_SECONDS = 5.0
 
-# Every turn writes its events: the statement is built once (see games.compiled).
-_INSERT_EVENTS = CompiledInsert(Event)
+# Every turn writes its events: the statement is built once, and sent with the turn's
+# other writes (see games.compiled).
+_INSERT_EVENTS = CompiledInsert(Event, batchable=True)
 
 
 def game_payload(game: Game, user_id: int | None = None) -> dict[str, Any]:

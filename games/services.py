@@ -28,7 +28,13 @@ from django.utils.translation import gettext as _
 from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.compiled import CompiledInsert, CompiledQuery, CompiledUpdate, CompiledValues
+from games.compiled import (
+    CompiledInsert,
+    CompiledQuery,
+    CompiledUpdate,
+    CompiledValues,
+    atomic_batch,
+)
 from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
 from games.models import Turn as TurnRow
 
@@ -366,11 +372,14 @@ def _locked_game_query(pk: int) -> QuerySet[Game]:
 _LOCKED_GAME = CompiledQuery(_locked_game_query, int)
 
 
-# What every turn writes, each statement built once (see games.compiled).
-_INSERT_TURN = CompiledInsert(TurnRow)
-_SAVE_TURN = CompiledUpdate(Game, ["position", "ply", *clock.CLOCK_FIELDS, "updated"])
+# What every turn writes, each statement built once (see games.compiled); in play_turn
+# these and the receivers' event and notification rows are sent as one statement.
+_INSERT_TURN = CompiledInsert(TurnRow, batchable=True)
+_SAVE_TURN = CompiledUpdate(
+    Game, ["position", "ply", *clock.CLOCK_FIELDS, "updated"], batchable=True
+)
 _SAVE_FINISH = CompiledUpdate(
-    Game, ["status", "result", "termination", "finished", "deadline", "updated"]
+    Game, ["status", "result", "termination", "finished", "deadline", "updated"], batchable=True
 )
 _TURN_TEXTS = CompiledValues(
     lambda game: (
@@ -484,7 +493,7 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
     turn = Turn.parse(text)  # syntax first: garbage is a 400 whatever the game state
     canonical = str(turn)
     try:
-        with transaction.atomic():
+        with atomic_batch():
             game = _locked_game(game)
             color = _require_player(game, player)
             previous = (

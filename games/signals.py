@@ -19,6 +19,11 @@ It may be None (a sender without them) or lack a user without a profile row: fal
 back to a query then.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
 
+``play_turn`` runs in ``games.compiled.atomic_batch``: the turn's rows and the rows the
+receivers write with a *batchable* ``CompiledInsert`` go to the database in one
+statement, sent before any other statement (a receiver's read sees them) and before
+the commit; such a row's ``pk`` is set only then (see ``games.tasks.enqueue_with_key``).
+
 Connect with ``@receiver(turn_played)`` in your app's ``receivers.py`` imported
 from ``AppConfig.ready``.
 """

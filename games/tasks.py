@@ -13,6 +13,7 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.db import transaction
+from django.db.models import Model
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,12 @@ def enqueue(task: Task, *args: Any, **kwargs: Any) -> None:
     subscription per message in the process that sent it).
     """
     transaction.on_commit(lambda: task.apply_async(args, kwargs, ignore_result=True))
+
+
+def enqueue_with_key(task: Task, instance: Model) -> None:
+    """Like ``enqueue``, with the instance's primary key read at the commit: a row in a
+    ``games.compiled.atomic_batch`` gets its key only when the batch is sent."""
+    transaction.on_commit(lambda: task.apply_async((instance.pk,), ignore_result=True))
 
 
 def enqueue_later(task: Task, seconds: float, *args: Any) -> None:

@@ -42,8 +42,9 @@ User = get_user_model()
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # A sender that claimed an email this long ago without finishing has died.
 STALE_CLAIM = dt.timedelta(minutes=15)
-# Every turn notifies the next mover: the statement is built once (see games.compiled).
-_INSERT_NOTIFICATION = CompiledInsert(Notification)
+# Every turn notifies the next mover: the statement is built once, and sent with the
+# turn's other writes (see games.compiled): the row's key is known only once sent.
+_INSERT_NOTIFICATION = CompiledInsert(Notification, batchable=True)
 _INSERT_NOTIFICATION_ONCE = CompiledInsert(Notification, skip_conflicts=True)
 # Emailing these does not make sense (the list on the site shows them).
 SITE_ONLY_KINDS: frozenset[str] = frozenset()
@@ -130,13 +131,12 @@ def notify(
             return None
     else:
         _INSERT_NOTIFICATION.insert([row])
-    notification = row
     if state == EmailState.PENDING:
-        from games.tasks import enqueue
+        from games.tasks import enqueue_with_key
         from notifications.tasks import send_notification_email
 
-        enqueue(send_notification_email, notification.pk)
-    return notification
+        enqueue_with_key(send_notification_email, row)
+    return row
 
 
 # --- Reading ----------------------------------------------------------------------------
