@@ -58,6 +58,12 @@ class TournamentForm(forms.Form):
         label=_("Start all games at once (round robin)"), required=False
     )
     allow_bots = forms.BooleanField(label=_("Bots may join"), required=False)
+    late_entries = forms.BooleanField(
+        label=_("Late entries (Swiss)"),
+        required=False,
+        initial=True,
+        help_text=_("Until half the rounds are paired; missed rounds score zero."),
+    )
 
     def service_arguments(self) -> dict[str, object]:
         data = dict(self.cleaned_data)

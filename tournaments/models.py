@@ -73,6 +73,14 @@ class Tournament(models.Model):
         help_text=_("Round robin only: every round's games start with the tournament."),
     )
     allow_bots = models.BooleanField(_("bots may join"), default=False)
+    late_entries = models.BooleanField(
+        _("late entries"),
+        default=True,
+        help_text=_(
+            "Swiss only: players may join until half the rounds are paired; the rounds "
+            "they missed count as zero-point byes."
+        ),
+    )
     status = models.CharField(
         _("status"),
         max_length=12,
@@ -106,6 +114,14 @@ class Tournament(models.Model):
         return reverse("tournaments:detail", kwargs={"tournament_id": self.pk})
 
     @property
+    def late_entry_rounds(self) -> int:
+        """Swiss with late entries: players may join while fewer rounds than this are
+        paired (half the rounds, as on lichess); 0 otherwise."""
+        if self.format != self.Format.SWISS or not self.late_entries or not self.rounds:
+            return 0
+        return (self.rounds + 1) // 2
+
+    @property
     def is_round_robin(self) -> bool:
         return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN)
 
@@ -126,7 +142,8 @@ class Participant(models.Model):
         related_name="tournament_entries",
         verbose_name=_("player"),
     )
-    # Starting rank 1..n (rating, then name), set when the tournament starts.
+    # Starting rank 1..n (rating, then name), set when the tournament starts; a late
+    # entrant gets the next number when joining.
     seed = models.PositiveIntegerField(_("starting rank"), null=True, blank=True)
     # Rating at the start (TRF and the initial order); the profile's rating moves on.
     rating = models.PositiveIntegerField(_("rating"), default=0)

@@ -33,7 +33,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -101,6 +101,7 @@ def create_tournament(
     tiebreaks: Iterable[str] | None = None,
     all_at_once: bool = False,
     allow_bots: bool = False,
+    late_entries: bool = True,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error."""
     if not can_organise(organiser):
@@ -166,6 +167,8 @@ def create_tournament(
             tiebreaks=",".join(order),
             all_at_once=all_at_once,
             allow_bots=allow_bots,
+            # A round robin's schedule is fixed at the start: nobody can come later.
+            late_entries=late_entries and format == Tournament.Format.SWISS,
         )
 
 
@@ -181,6 +184,10 @@ def _locked(tournament: Tournament | int) -> Tournament:
 
 
 def registration_is_open(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
+    """Before the start (from ``registration_opens``), or — a Swiss with late entries —
+    while fewer than half its rounds are paired."""
+    if tournament.status == Tournament.Status.RUNNING:
+        return tournament.current_round < tournament.late_entry_rounds
     now = now or timezone.now()
     return (
         tournament.status == Tournament.Status.REGISTRATION
@@ -195,7 +202,12 @@ def _profile(user: AbstractBaseUser) -> Profile:
 
 
 def join(*, tournament: Tournament, user: AbstractBaseUser) -> Participant:
-    """Register ``user``; refused when closed, full, already in, or a bot not admitted."""
+    """Register ``user``; refused when closed, full, already in, or a bot not admitted.
+
+    A late entrant (a running Swiss) gets the next pairing number and is paired from
+    the next round on; the rounds already paired count as zero-point byes (a missing
+    board is one: see :func:`snapshot`).
+    """
     with transaction.atomic():
         tournament = _locked(tournament)
         if not registration_is_open(tournament):
@@ -210,10 +222,17 @@ def join(*, tournament: Tournament, user: AbstractBaseUser) -> Participant:
             and tournament.participants.count() >= tournament.max_players
         ):
             raise errors.TournamentFull()
+        seed = None
+        if tournament.status == Tournament.Status.RUNNING:
+            last = tournament.participants.aggregate(last=Max("seed"))["last"]
+            seed = (last or 0) + 1
         try:
             with transaction.atomic():
                 return Participant.objects.create(
-                    tournament=tournament, user=user, rating=max(0, round(profile.rating))
+                    tournament=tournament,
+                    user=user,
+                    rating=max(0, round(profile.rating)),
+                    seed=seed,
                 )
         except IntegrityError:  # the same user joining twice at once
             raise errors.AlreadyJoined() from None

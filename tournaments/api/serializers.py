@@ -35,7 +35,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "id", "name", "organiser", "format", "status", "rounds", "current_round",
             "opening", "days_per_turn", "rated", "registration_opens", "starts_at",
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
-            "players", "rules_version", "registration_open", "created", "started", "finished",
+            "late_entries", "players", "rules_version", "registration_open", "created", "started", "finished",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -89,6 +89,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     all_at_once = serializers.BooleanField(default=False)
     allow_bots = serializers.BooleanField(default=False)
+    late_entries = serializers.BooleanField(
+        default=True,
+        help_text=_(
+            "Swiss only: players may join until half the rounds are paired; the rounds "
+            "they missed count as zero-point byes."
+        ),
+    )
 
     def service_arguments(self) -> dict[str, Any]:
         data = dict(self.validated_data)

@@ -112,7 +112,7 @@ def test_unknown_tournament_and_round_are_404(organiser, api) -> None:
 
 
 def test_withdraw_and_join_errors(organiser, alice, bob) -> None:
-    url = f"/api/v1/tournaments/{create(organiser, max_players=2).json()['id']}"
+    url = f"/api/v1/tournaments/{create(organiser, max_players=2, late_entries=False).json()['id']}"
     assert alice.client.post(f"{url}/withdraw").json()["code"] == "not_joined"
     alice.client.post(f"{url}/join")
     organiser.client.post(f"{url}/join")
@@ -124,6 +124,23 @@ def test_withdraw_and_join_errors(organiser, alice, bob) -> None:
     assert started["status"] == "running"
     late = alice.client.post(f"{url}/join")
     assert (late.status_code, late.json()["code"]) == (409, "registration_closed")
+
+
+def test_a_late_entry_through_the_api_and_on_the_page(organiser, alice, bob, stranger) -> None:
+    made = create(organiser, rounds=4).json()
+    assert made["late_entries"] is True  # the default of a Swiss
+    url = f"/api/v1/tournaments/{made['id']}"
+    alice.client.post(f"{url}/join")
+    bob.client.post(f"{url}/join")
+    assert organiser.client.post(f"{url}/start").json()["registration_open"] is True
+    page = stranger.client.get(f"/tournaments/{made['id']}/").content.decode()
+    assert "until 2 rounds are paired" in page
+    joined = stranger.client.post(f"{url}/join")
+    assert joined.status_code == 201, joined.json()
+    entrant = next(p for p in joined.json()["participants"] if p["username"] == "mallory")
+    assert entrant["seed"] == 3
+    closed = create(organiser, late_entries=False).json()
+    assert closed["late_entries"] is False
 
 
 def test_schema_documents_the_tournament_endpoints(api) -> None:

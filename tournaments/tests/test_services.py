@@ -129,6 +129,46 @@ def test_next_swiss_round_is_paired_when_the_last_game_ends(organiser, players) 
     assert tournament.status == Tournament.Status.FINISHED
 
 
+def test_a_late_entrant_plays_from_the_next_round_with_zero_for_the_missed_ones(
+    organiser, players
+) -> None:
+    tournament = make_tournament(organiser, players[:4], rounds=5)
+    services.start_tournament(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert services.registration_is_open(tournament)  # 1 of 5 rounds paired
+    late = services.join(tournament=tournament, user=players[4])
+    assert (late.seed, late.rating) == (5, 1950)  # the next pairing number
+    assert pairs(tournament, 1) == [(1, 3), (4, 2)]  # round 1 stays as it was
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    assert services.advance(tournament_id=tournament.pk) == "paired"
+    assert 5 in {seed for pair in pairs(tournament, 2) for seed in pair}
+    table = services.standings(tournament)
+    points = {row.participant.seed: row.points for row in table.rows}
+    assert points[5] == 0  # round 1 missed: a zero-point bye
+    entrant = next(line for line in services.trf(tournament).splitlines() if " p5 " in line)
+    assert "0000 - Z" in entrant  # as a pairing program reads it
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    assert services.advance(tournament_id=tournament.pk) == "paired"  # round 3 of 5
+    tournament.refresh_from_db()
+    assert not services.registration_is_open(tournament)
+    with pytest.raises(errors.RegistrationClosed):
+        services.join(tournament=tournament, user=players[5])
+
+
+def test_no_late_entries_when_the_organiser_says_so_or_in_a_round_robin(organiser, players) -> None:
+    closed = make_tournament(organiser, players[:4], rounds=5, late_entries=False)
+    robin = make_tournament(organiser, players[:4], format="roundrobin", late_entries=True)
+    for tournament in (closed, robin):
+        services.start_tournament(tournament=tournament, by=organiser)
+        tournament.refresh_from_db()
+        assert not services.registration_is_open(tournament)
+        with pytest.raises(errors.RegistrationClosed):
+            services.join(tournament=tournament, user=players[5])
+    assert robin.late_entries is False  # a round robin's schedule is fixed at the start
+
+
 def test_pairing_a_round_twice_creates_it_once(organiser, players) -> None:
     tournament = make_tournament(organiser, players, rounds=3)
     services.start_tournament(tournament=tournament, by=organiser)
