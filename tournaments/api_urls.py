@@ -12,6 +12,12 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/join", views.JoinView.as_view(), name="join"),
     path("tournaments/<int:tournament_id>/withdraw", views.WithdrawView.as_view(), name="withdraw"),
     path("tournaments/<int:tournament_id>/start", views.StartView.as_view(), name="start"),
+    path("tournaments/<int:tournament_id>/byes", views.ByesView.as_view(), name="byes"),
+    path(
+        "tournaments/<int:tournament_id>/byes/<int:number>",
+        views.ByeView.as_view(),
+        name="bye",
+    ),
     path(
         "tournaments/<int:tournament_id>/standings",
         views.StandingsView.as_view(),

@@ -54,6 +54,13 @@ class WrongTournamentState(DomainError):
     default_message = _("The tournament is not in the state this action needs.")
 
 
+class ByeRefused(DomainError):
+    """A half-point bye that cannot be granted (the message says why)."""
+
+    code = "bye_refused"
+    default_message = _("This half-point bye cannot be granted.")
+
+
 class NotEnoughPlayers(DomainError):
     code = "not_enough_players"
     default_message = _("A tournament needs at least two players to start.")
@@ -74,6 +81,7 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     TournamentFull: 409,
     AlreadyJoined: 409,
     WrongTournamentState: 409,
+    ByeRefused: 409,
     NotEnoughPlayers: 409,
     InvalidTournament: 400,
 }

@@ -58,6 +58,12 @@ class TournamentForm(forms.Form):
         label=_("Start all games at once (round robin)"), required=False
     )
     allow_bots = forms.BooleanField(label=_("Bots may join"), required=False)
+    half_point_byes = forms.IntegerField(
+        label=_("Half-point byes per player (Swiss)"),
+        initial=1,
+        min_value=0,
+        help_text=_("On request, for a round not yet paired; never the last round."),
+    )
     late_entries = forms.BooleanField(
         label=_("Late entries (Swiss)"),
         required=False,

@@ -81,6 +81,14 @@ class Tournament(models.Model):
             "they missed count as zero-point byes."
         ),
     )
+    half_point_byes = models.PositiveSmallIntegerField(
+        _("half-point byes per player"),
+        default=1,
+        help_text=_(
+            "Swiss only: byes worth half a point that a player may ask for, each for a "
+            "round not yet paired and not the last one."
+        ),
+    )
     status = models.CharField(
         _("status"),
         max_length=12,
@@ -169,6 +177,30 @@ class Participant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user.get_username()} @ {self.tournament_id}"
+
+
+class ByeRequest(models.Model):
+    """A Swiss player's request to sit out one round for half a point (TRF ``H``): the
+    round's pairing leaves them out and writes their bye board."""
+
+    participant = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="bye_requests"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["participant", "round_number"]
+        verbose_name = _("half-point bye request")
+        verbose_name_plural = _("half-point bye requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["participant", "round_number"], name="bye_request_unique_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} — {self.round_number}"
 
 
 class Round(models.Model):

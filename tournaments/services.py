@@ -36,13 +36,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import services as game_services
 from games.compiled import CompiledQuery
 from games.models import Game, Profile
 from games.tasks import enqueue
 from tournaments import errors, pairing
-from tournaments.models import Pairing, Participant, Round, Tournament
+from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
 from tournaments.pairing import Outcome, PlayerEntry, RoundResult
 
 logger = logging.getLogger(__name__)
@@ -102,6 +103,7 @@ def create_tournament(
     all_at_once: bool = False,
     allow_bots: bool = False,
     late_entries: bool = True,
+    half_point_byes: int = 1,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error."""
     if not can_organise(organiser):
@@ -131,6 +133,8 @@ def create_tournament(
         bad("days_per_turn", _("From 1 to %(n)d days.") % {"n": game_services.MAX_DAYS_PER_TURN})
     if bye_points not in Tournament.ByePoints.values:
         bad("bye_points", _("A bye is worth 2 (one point), 1 (half a point) or 0 half-points."))
+    if format == Tournament.Format.SWISS and rounds and not 0 <= half_point_byes <= rounds:
+        bad("half_point_byes", _("From 0 to %(n)d.") % {"n": rounds})
     if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
         bad("max_players", _("From 2 to %(n)d players.") % {"n": MAX_PLAYERS})
     if registration_opens and starts_at and registration_opens >= starts_at:
@@ -169,6 +173,7 @@ def create_tournament(
             allow_bots=allow_bots,
             # A round robin's schedule is fixed at the start: nobody can come later.
             late_entries=late_entries and format == Tournament.Format.SWISS,
+            half_point_byes=half_point_byes if format == Tournament.Format.SWISS else 0,
         )
 
 
@@ -273,6 +278,87 @@ def withdraw(*, tournament: Tournament, user: AbstractBaseUser) -> Participant |
                 game=game, result=result, termination=Game.Termination.ABANDONED
             )
     return participant
+
+
+def _entry(tournament: Tournament, user: AbstractBaseUser) -> Participant:
+    participant = Participant.objects.filter(tournament=tournament, user=user).first()
+    if participant is None:
+        raise errors.NotJoined()
+    return participant
+
+
+def _requested_byes(participant: Participant) -> list[int]:
+    return list(participant.bye_requests.values_list("round_number", flat=True))
+
+
+def _bye_round_open(tournament: Tournament, participant: Participant, round_number: int) -> None:
+    """Refuse a bye request, or its cancellation, that the rules do not allow."""
+    if tournament.half_point_byes == 0:  # a round robin, or none offered
+        raise errors.ByeRefused(_("This tournament has no half-point byes."))
+    if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        raise errors.WrongTournamentState(_("The tournament is over."))
+    if participant.withdrawn is not None:
+        raise errors.ByeRefused(_("You have withdrawn from this tournament."))
+    last = total_rounds(tournament)
+    if not 1 <= round_number < last:
+        raise errors.ByeRefused(
+            _("A bye is for one of rounds 1 to %(n)d: never the last round.") % {"n": last - 1}
+        )
+    if round_number <= tournament.current_round:
+        raise errors.ByeRefused(_("Round %(n)d is already paired.") % {"n": round_number})
+
+
+def request_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
+    """Swiss: sit out round ``round_number`` for half a point (TRF ``H``).
+
+    Only for a round not yet paired and not the last one, up to the tournament's
+    ``half_point_byes``; asking twice for the same round changes nothing.  Returns the
+    rounds the player has asked byes for.
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament)  # the pairing of a round waits for us, or we for it
+        participant = _entry(tournament, user)
+        _bye_round_open(tournament, participant, round_number)
+        requested = _requested_byes(participant)
+        if round_number not in requested:
+            if len(requested) >= tournament.half_point_byes:
+                allowed = tournament.half_point_byes
+                raise errors.ByeRefused(
+                    ngettext(
+                        "A player may ask for %(n)d half-point bye.",
+                        "A player may ask for %(n)d half-point byes.",
+                        allowed,
+                    )
+                    % {"n": allowed}
+                )
+            ByeRequest.objects.create(participant=participant, round_number=round_number)
+            requested.append(round_number)
+    return sorted(requested)
+
+
+def bye_rounds_open(
+    tournament: Tournament, participant: Participant | None, requested: list[int]
+) -> list[int]:
+    """The rounds ``participant`` may still ask a half-point bye for (for the page)."""
+    if (
+        participant is None
+        or participant.withdrawn is not None
+        or tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+        or len(requested) >= tournament.half_point_byes
+    ):
+        return []
+    last = total_rounds(tournament)
+    return [n for n in range(tournament.current_round + 1, last) if n not in requested]
+
+
+def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
+    """Take back a bye request while its round is not paired; returns the rounds left."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        participant = _entry(tournament, user)
+        _bye_round_open(tournament, participant, round_number)
+        participant.bye_requests.filter(round_number=round_number).delete()
+        return sorted(_requested_byes(participant))
 
 
 def set_absent(
@@ -397,12 +483,18 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             return None
         tournament.current_round = round_number
         participants = {p.seed: p for p in tournament.participants.select_related("user")}
+        half_point_byes: list[int] = []  # seeds that asked to sit this round out
         if tournament.is_round_robin:
             double = tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
             table = pairing.berger_rounds(len(participants), double=double)
             boards = table[round_number - 1]
         else:
             state = snapshot(tournament, rounds=round_number - 1, next_round=True)
+            half_point_byes = sorted(
+                seed
+                for seed, outcome in state.requested_byes.items()
+                if outcome is Outcome.HALF_POINT_BYE
+            )
             try:
                 boards = pairing.pair_next_round(state).pairs()
             except pairing.PairingError as exc:
@@ -412,7 +504,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
                 Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
                 _finish(tournament_id)
                 return None
-            if not boards:  # nobody left to pair
+            if not boards and not half_point_byes:  # nobody left to pair
                 Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
                 _finish(tournament_id)
                 return None
@@ -422,6 +514,16 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             white = participants[white_seed]
             black = participants[black_seed] if black_seed else None
             rows.append(_board(tournament, round_, board_number, white, black))
+        # The asked-for half-point byes get their boards (absences stay without one).
+        for board_number, seed in enumerate(half_point_byes, start=len(rows) + 1):
+            rows.append(
+                Pairing(
+                    round=round_,
+                    board=board_number,
+                    white=participants[seed],
+                    white_outcome=Outcome.HALF_POINT_BYE,
+                )
+            )
         Pairing.objects.bulk_create(rows)
         if not all_at_once:  # all at once: "tournament started" said it all
             _announce_round(tournament, round_number, rows)
@@ -687,15 +789,20 @@ def snapshot(
         )
         for seed, participant in sorted(rows.participants.items())
     ]
-    requested = (
-        {
-            seed: Outcome.ZERO_POINT_BYE
-            for seed, p in rows.participants.items()
-            if p.absent and not _withdrawn_for(p, count + 1)
+    requested: dict[int, Outcome] = {}
+    if next_round:
+        present = {
+            seed for seed, p in rows.participants.items() if not _withdrawn_for(p, count + 1)
         }
-        if next_round
-        else {}
-    )
+        # Asked-for half-point byes of the next round; an absent player gets nothing.
+        for seed in ByeRequest.objects.filter(
+            participant__tournament=tournament, round_number=count + 1
+        ).values_list("participant__seed", flat=True):
+            if seed in present:
+                requested[seed] = Outcome.HALF_POINT_BYE
+        for seed in present:
+            if rows.participants[seed].absent:
+                requested[seed] = Outcome.ZERO_POINT_BYE
     return pairing.Tournament(
         players=tuple(players),
         total_rounds=total_rounds(tournament) or count,

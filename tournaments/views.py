@@ -66,6 +66,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if request.user.is_authenticated:
         mine = next((p for p in participants if p.user_id == request.user.pk), None)
     table = services.standings(tournament) if tournament.started else None
+    my_byes = sorted(mine.bye_requests.values_list("round_number", flat=True)) if mine else []
     return render(
         request,
         "tournaments/detail.html",
@@ -78,6 +79,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "registration_open": services.registration_is_open(tournament),
             "may_manage": services.may_manage(request.user, tournament),
             "rounds": range(1, tournament.current_round + 1),
+            "my_byes": my_byes,
+            "bye_rounds": services.bye_rounds_open(tournament, mine, my_byes),
             **services.describe(tournament),
         },
     )
@@ -87,6 +90,10 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    try:
+        bye_round = int(request.POST.get("round", ""))
+    except ValueError:
+        bye_round = 0  # refused by the service with its reason
     calls = {
         "join": (lambda: services.join(tournament=tournament, user=request.user), _("Joined.")),
         "withdraw": (
@@ -96,6 +103,18 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
         "start": (
             lambda: services.start_tournament(tournament=tournament, by=request.user),
             _("The tournament has started."),
+        ),
+        "bye": (
+            lambda: services.request_bye(
+                tournament=tournament, user=request.user, round_number=bye_round
+            ),
+            _("Half-point bye requested for round %(n)d.") % {"n": bye_round},
+        ),
+        "cancel-bye": (
+            lambda: services.cancel_bye(
+                tournament=tournament, user=request.user, round_number=bye_round
+            ),
+            _("Half-point bye for round %(n)d cancelled.") % {"n": bye_round},
         ),
     }
     if action not in calls:

@@ -130,6 +130,14 @@ ROWS: list[Row] = [
     Row("tournaments_api:join", "POST", (401, 201, 409, 409, 201), _tournament),
     Row("tournaments_api:withdraw", "POST", (401, 403, 200, 200, 403), _tournament),
     Row("tournaments_api:start", "POST", (401, 403, 403, 403, 200), _tournament),
+    # A round robin offers no half-point byes: its players are refused (409), others 403.
+    Row("tournaments_api:byes", "POST", (401, 403, 409, 409, 403), _tournament, {"round": 1}),
+    Row(
+        "tournaments_api:bye",
+        "DELETE",
+        (401, 403, 409, 409, 403),
+        _kw(tournament_id="@tournament", number=1),
+    ),
     Row("tournaments_api:standings", "GET", ALL_200, _tournament),
     Row("tournaments_api:round", "GET", (404,) * 5, _kw(tournament_id="@tournament", number=1)),
     Row("tournaments_api:trf", "GET", ALL_200, _tournament),

@@ -35,7 +35,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "id", "name", "organiser", "format", "status", "rounds", "current_round",
             "opening", "days_per_turn", "rated", "registration_opens", "starts_at",
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
-            "late_entries", "players", "rules_version", "registration_open", "created", "started", "finished",
+            "late_entries", "half_point_byes", "players", "rules_version", "registration_open", "created", "started", "finished",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -53,10 +53,21 @@ class ParticipantSerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
     is_bot = serializers.BooleanField(source="user.profile.is_bot")
 
+    half_point_byes = serializers.SerializerMethodField(
+        help_text=_("Swiss: the rounds this player asked to sit out for half a point.")
+    )
+
     class Meta:
         model = Participant
-        fields = ["username", "seed", "rating", "is_bot", "joined", "withdrawn", "absent"]
+        fields = [
+            "username", "seed", "rating", "is_bot", "joined", "withdrawn", "absent",
+            "half_point_byes",
+        ]  # fmt: skip
         read_only_fields = fields
+
+    def get_half_point_byes(self, participant: Participant) -> list[int]:
+        # Prefetched with the participants (see tournaments.api.views._detail).
+        return sorted(request.round_number for request in participant.bye_requests.all())
 
 
 class TournamentDetailSerializer(TournamentSerializer):
@@ -89,6 +100,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     all_at_once = serializers.BooleanField(default=False)
     allow_bots = serializers.BooleanField(default=False)
+    half_point_byes = serializers.IntegerField(
+        default=1,
+        help_text=_(
+            "Swiss only: byes worth half a point that a player may ask for, each for a "
+            "round not yet paired and not the last one."
+        ),
+    )
     late_entries = serializers.BooleanField(
         default=True,
         help_text=_(
@@ -101,6 +119,17 @@ class TournamentCreateSerializer(serializers.Serializer):
         data = dict(self.validated_data)
         data["bye_points"] = BYE_POINTS[data["bye_points"]]
         return data
+
+
+class ByeRequestSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text=_("The round to sit out (not yet paired)."))
+
+
+class ByeRoundsSerializer(serializers.Serializer):
+    rounds = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text=_("Every round the player has asked a half-point bye for."),
+    )
 
 
 class TournamentFilterSerializer(serializers.Serializer):

@@ -48,7 +48,10 @@ def _tournament(tournament_id: int) -> Tournament:
 
 def _detail(tournament_id: int, http_status: int = status.HTTP_200_OK) -> Response:
     tournament = get_object_or_404(
-        tournaments_queryset().prefetch_related("participants__user__profile"), pk=tournament_id
+        tournaments_queryset().prefetch_related(
+            "participants__user__profile", "participants__bye_requests"
+        ),
+        pk=tournament_id,
     )
     return Response(s.TournamentDetailSerializer(tournament).data, status=http_status)
 
@@ -159,6 +162,63 @@ class WithdrawView(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         services.withdraw(tournament=_tournament(tournament_id), user=request.user)
         return _detail(tournament_id)
+
+
+class ByesView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="request_half_point_bye",
+        tags=TAGS,
+        request=s.ByeRequestSerializer,
+        description=(
+            "Swiss: sit out a round not yet paired (never the last) for half a point, up to "
+            "the tournament's `half_point_byes`. Asking twice for a round changes nothing."
+        ),
+        responses={
+            201: s.ByeRoundsSerializer,
+            **_errors(
+                e400="`invalid`",
+                e401="Not authenticated",
+                e403="`not_joined`",
+                e404="`not_found`",
+                e409="`bye_refused` (the message says why), `wrong_state`: the tournament is over",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = s.ByeRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rounds = services.request_bye(
+            tournament=_tournament(tournament_id),
+            user=request.user,
+            round_number=data.validated_data["round"],
+        )
+        return Response({"rounds": rounds}, status=status.HTTP_201_CREATED)
+
+
+class ByeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="cancel_half_point_bye",
+        tags=TAGS,
+        request=None,
+        responses={
+            200: s.ByeRoundsSerializer,
+            **_errors(
+                e401="Not authenticated",
+                e403="`not_joined`",
+                e404="`not_found`",
+                e409="`bye_refused`: the round is paired, `wrong_state`: the tournament is over",
+            ),
+        },
+    )
+    def delete(self, request: Request, tournament_id: int, number: int) -> Response:
+        rounds = services.cancel_bye(
+            tournament=_tournament(tournament_id), user=request.user, round_number=number
+        )
+        return Response({"rounds": rounds})
 
 
 class StartView(APIView):

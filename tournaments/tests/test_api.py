@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.test import Client
 
 from tournaments import pairing
 from tournaments.models import Tournament
@@ -141,6 +142,40 @@ def test_a_late_entry_through_the_api_and_on_the_page(organiser, alice, bob, str
     assert entrant["seed"] == 3
     closed = create(organiser, late_entries=False).json()
     assert closed["late_entries"] is False
+
+
+def test_half_point_byes_through_the_api_and_the_page(organiser, alice, bob) -> None:
+    made = create(organiser, rounds=3, half_point_byes=1).json()
+    url = f"/api/v1/tournaments/{made['id']}"
+    assert made["half_point_byes"] == 1
+    for player in (alice, bob):
+        player.client.post(f"{url}/join")
+    asked = alice.client.post(f"{url}/byes", {"round": 2}, format="json")
+    assert (asked.status_code, asked.json()) == (201, {"rounds": [2]})
+    detail = alice.client.get(url).json()
+    assert {p["username"]: p["half_point_byes"] for p in detail["participants"]} == {
+        "alice": [2],
+        "bob": [],
+    }
+    refused = alice.client.post(f"{url}/byes", {"round": 1}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "bye_refused")
+    assert "1 half-point bye" in refused.json()["error"]
+    bad = alice.client.post(f"{url}/byes", {"round": "soon"}, format="json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid")
+    assert alice.client.delete(f"{url}/byes/2").json() == {"rounds": []}
+    # The page: bob asks for round 1 with the form, sees it, and takes it back.
+    page = Client()
+    page.force_login(bob.user)
+    detail_page = f"/tournaments/{made['id']}/"
+    assert "Request a half-point bye" in page.get(detail_page).content.decode()
+    answer = page.post(f"{detail_page}bye/", {"round": "1"}, follow=True).content.decode()
+    assert "Half-point bye requested for round 1." in answer
+    assert "Cancel the half-point bye in round 1" in answer
+    answer = page.post(f"{detail_page}bye/", {"round": "3"}, follow=True).content.decode()
+    assert "never the last round" in answer
+    answer = page.post(f"{detail_page}cancel-bye/", {"round": "1"}, follow=True).content.decode()
+    assert "Half-point bye for round 1 cancelled." in answer
+    assert bob.client.get(url).json()["participants"][1]["half_point_byes"] == []
 
 
 def test_schema_documents_the_tournament_endpoints(api) -> None:

@@ -169,6 +169,66 @@ def test_no_late_entries_when_the_organiser_says_so_or_in_a_round_robin(organise
     assert robin.late_entries is False  # a round robin's schedule is fixed at the start
 
 
+def test_a_requested_half_point_bye_sits_the_round_out_for_half_a_point(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:5], rounds=3)
+    assert tournament.half_point_byes == 1  # the default of a Swiss
+    assert services.request_bye(tournament=tournament, user=players[4], round_number=1) == [1]
+    assert services.request_bye(tournament=tournament, user=players[4], round_number=1) == [1]
+    with pytest.raises(errors.ByeRefused, match="1 half-point bye"):
+        services.request_bye(tournament=tournament, user=players[4], round_number=2)
+    with pytest.raises(errors.ByeRefused, match="never the last round"):
+        services.request_bye(tournament=tournament, user=players[0], round_number=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    # Four play, the fifth sits out: no pairing bye, a half-point bye board.
+    assert pairs(tournament, 1) == [(1, 3), (4, 2), (5, 0)]
+    bye = Pairing.objects.get(round__tournament=tournament, round__number=1, white__seed=5)
+    assert (bye.white_outcome, bye.result_display) == ("H", "½")
+    with pytest.raises(errors.ByeRefused, match="already paired"):
+        services.cancel_bye(tournament=tournament, user=players[4], round_number=1)
+    with pytest.raises(errors.ByeRefused, match="already paired"):
+        services.request_bye(tournament=tournament, user=players[0], round_number=1)
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    table = services.standings(tournament)
+    assert {row.participant.seed: row.points for row in table.rows}[5] == 1  # half-points
+    entrant = next(line for line in services.trf(tournament).splitlines() if " p5 " in line)
+    assert "0000 - H" in entrant
+    # Asked for round 3 and taken back before it is paired: nothing left.
+    assert services.request_bye(tournament=tournament, user=players[0], round_number=2) == [2]
+    assert services.cancel_bye(tournament=tournament, user=players[0], round_number=2) == []
+    with pytest.raises(errors.NotJoined):
+        services.request_bye(tournament=tournament, user=players[5], round_number=2)
+
+
+def test_a_round_where_everybody_sits_out_is_still_a_round(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:4], rounds=3)
+    services.start_tournament(tournament=tournament, by=organiser)
+    for user in players[:4]:
+        services.request_bye(tournament=tournament, user=user, round_number=2)
+    for game in open_games(tournament):
+        finish(game, "1-0")
+    assert services.advance(tournament_id=tournament.pk) == "paired"
+    assert pairs(tournament, 2) == [(1, 0), (2, 0), (3, 0), (4, 0)]
+    # Nothing to play in round 2: round 3 follows at once, without a repeated game.
+    assert services.advance(tournament_id=tournament.pk) == "paired"
+    third = pairs(tournament, 3)
+    assert len(third) == 2 and all(black for _white, black in third)
+    met = {frozenset(pair) for pair in pairs(tournament, 1)}
+    assert not met & {frozenset(pair) for pair in third}
+
+
+def test_half_point_byes_are_a_swiss_setting(organiser, players) -> None:
+    with pytest.raises(errors.InvalidTournament) as caught:
+        services.create_tournament(
+            organiser=organiser, name="S", format="swiss", rounds=3, half_point_byes=4
+        )
+    assert set(caught.value.details["fields"]) == {"half_point_byes"}
+    robin = make_tournament(organiser, players[:3], format="roundrobin", half_point_byes=2)
+    assert robin.half_point_byes == 0
+    with pytest.raises(errors.ByeRefused, match="no half-point byes"):
+        services.request_bye(tournament=robin, user=players[0], round_number=1)
+
+
 def test_pairing_a_round_twice_creates_it_once(organiser, players) -> None:
     tournament = make_tournament(organiser, players, rounds=3)
     services.start_tournament(tournament=tournament, by=organiser)
