@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import DomainError
 from tournaments import services
-from tournaments.models import Pairing, Participant, Round, Tournament
+from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
 
 
 class ParticipantInline(admin.TabularInline):
@@ -57,6 +57,19 @@ class TournamentAdmin(admin.ModelAdmin):
                 self.message_user(request, _("%(t)s started.") % {"t": tournament})
 
 
+class ByeRequestInline(admin.TabularInline):
+    """The half-point byes a player asked for: players ask (the rules are checked
+    there); an organiser may only take one back."""
+
+    model = ByeRequest
+    extra = 0
+    fields = ["round_number", "created"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Participant)
 class ParticipantAdmin(admin.ModelAdmin):
     list_display = ["user", "tournament", "seed", "rating", "withdrawn", "absent"]
@@ -65,6 +78,7 @@ class ParticipantAdmin(admin.ModelAdmin):
     list_select_related = ["user", "tournament"]
     readonly_fields = ["seed", "rating", "joined", "withdrawn", "withdrawn_after_round"]
     raw_id_fields = ["user", "tournament"]
+    inlines = [ByeRequestInline]
     actions = ["withdraw_players"]
 
     @admin.action(description=_("Withdraw the selected players (unfinished games forfeited)"))

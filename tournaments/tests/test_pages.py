@@ -108,6 +108,8 @@ def test_admin_lists_and_opens_every_tournament_model() -> None:
     )
     for name in ("ann", "ben", "cat"):
         services.join(tournament=tournament, user=make_user(name))
+    ann = tournament.participants.get(user__username="ann")
+    services.request_bye(tournament=tournament, user=ann.user, round_number=1)
     client = logged_in(admin)
     started = client.post(
         "/admin/tournaments/tournament/",
@@ -124,3 +126,6 @@ def test_admin_lists_and_opens_every_tournament_model() -> None:
 
             first = apps.get_model("tournaments", model).objects.first().pk
         assert client.get(f"/admin/tournaments/{model}/{first}/change/").status_code == 200
+    # The participant's page lists the half-point byes asked for.
+    page = client.get(f"/admin/tournaments/participant/{ann.pk}/change/").content.decode()
+    assert "half-point bye requests" in page.lower()
