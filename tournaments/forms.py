@@ -60,6 +60,7 @@ class TournamentForm(forms.Form):
     allow_bots = forms.BooleanField(label=_("Bots may join"), required=False)
     half_point_byes = forms.IntegerField(
         label=_("Half-point byes per player (Swiss)"),
+        required=False,
         initial=1,
         min_value=0,
         help_text=_("On request, for a round not yet paired; never the last round."),
@@ -76,4 +77,6 @@ class TournamentForm(forms.Form):
         raw = data.pop("tiebreaks") or ""
         names = [name.strip().upper() for name in raw.split(",") if name.strip()]
         data["tiebreaks"] = names or None
+        if data.get("half_point_byes") is None:
+            del data["half_point_byes"]  # left empty: the service's default
         return data
