@@ -166,6 +166,8 @@ class Game(models.Model):
         ABANDONED = "abandoned", _("Abandoned")
         # A draw agreed by both players (or adjudicated as one, see services.adjudicate).
         AGREEMENT = "agreement", _("Draw agreed")
+        # A result decided by a tournament's organiser on an unfinished game.
+        ADJUDICATION = "adjudication", _("Adjudicated")
 
     # During a pie setup `white` is the player who places the pieces and `black` the
     # one who then chooses a colour; choose_color swaps them if needed.

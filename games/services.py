@@ -576,6 +576,11 @@ _ADJUDICATED_RESULTS: dict[str, tuple[str, ...]] = {
     Game.Termination.TIMEOUT: (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS),
     Game.Termination.ABANDONED: (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS),
     Game.Termination.AGREEMENT: (Game.Result.DRAW,),
+    Game.Termination.ADJUDICATION: (
+        Game.Result.WHITE_WINS,
+        Game.Result.DRAW,
+        Game.Result.BLACK_WINS,
+    ),
 }
 
 

@@ -13,6 +13,12 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/withdraw", views.WithdrawView.as_view(), name="withdraw"),
     path("tournaments/<int:tournament_id>/start", views.StartView.as_view(), name="start"),
     path("tournaments/<int:tournament_id>/byes", views.ByesView.as_view(), name="byes"),
+    path("tournaments/<int:tournament_id>/absent", views.AbsentView.as_view(), name="absent"),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/boards/<int:board>/adjudicate",
+        views.AdjudicateView.as_view(),
+        name="adjudicate",
+    ),
     path(
         "tournaments/<int:tournament_id>/byes/<int:number>",
         views.ByeView.as_view(),

@@ -368,9 +368,49 @@ def set_absent(
     with transaction.atomic():
         tournament = _locked(tournament)
         _require_manager(by, tournament)
+        if tournament.is_round_robin:
+            raise errors.WrongTournamentState(
+                _("Only a Swiss leaves absent players out; in a round robin, withdraw them.")
+            )
+        if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+            raise errors.WrongTournamentState(_("The tournament is over."))
         Participant.objects.filter(pk=participant.pk, tournament=tournament).update(absent=absent)
         participant.refresh_from_db()
     return participant
+
+
+# What an organiser may decide on a board whose game is not over, as the board shows it
+# (White first): a result, or a forfeit (the game does not count as played for pairing).
+ADJUDICATIONS: dict[str, tuple[str, str]] = {
+    "1-0": (Game.Result.WHITE_WINS, Game.Termination.ADJUDICATION),
+    "1/2-1/2": (Game.Result.DRAW, Game.Termination.ADJUDICATION),
+    "0-1": (Game.Result.BLACK_WINS, Game.Termination.ADJUDICATION),
+    "+-": (Game.Result.WHITE_WINS, Game.Termination.ABANDONED),
+    "-+": (Game.Result.BLACK_WINS, Game.Termination.ABANDONED),
+}
+_FLIPPED = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "+-": "-+", "-+": "+-"}
+
+
+def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -> Pairing:
+    """Organiser: end the unfinished game of a board with ``decision`` (a key of
+    ``ADJUDICATIONS``); the board is scored as any finished game is."""
+    if decision not in ADJUDICATIONS:
+        raise errors.InvalidTournament(
+            _("Choose one of %(v)s.") % {"v": ", ".join(ADJUDICATIONS)},
+            fields={"result": [_("Not a decision an organiser can take.")]},
+        )
+    with transaction.atomic():
+        tournament = _locked(pairing.round.tournament_id)
+        _require_manager(by, tournament)
+        row = Pairing.objects.select_related("white", "game").get(pk=pairing.pk)
+        if row.game is None or row.white_outcome or row.game.status == Game.Status.FINISHED:
+            raise errors.WrongTournamentState(_("This board is already decided."))
+        if row.game.white_id != row.white.user_id:  # a pie opening swapped the colours
+            decision = _FLIPPED[decision]
+        result, termination = ADJUDICATIONS[decision]
+        game_services.adjudicate(game=row.game, result=result, termination=termination)
+    row.refresh_from_db()
+    return row
 
 
 # --- Start, rounds, end ----------------------------------------------------------------------

@@ -12,13 +12,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.errors import DomainError
 from tournaments import errors, services
 from tournaments.api.views import filter_by_status, text_download, tournaments_queryset
 from tournaments.forms import TIEBREAK_LABELS, TournamentForm
-from tournaments.models import Participant, Tournament
+from tournaments.models import Pairing, Participant, Tournament
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -78,6 +79,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "tiebreak_labels": [(name, TIEBREAK_LABELS[name]) for name in tournament.tiebreak_list],
             "registration_open": services.registration_is_open(tournament),
             "may_manage": services.may_manage(request.user, tournament),
+            "manage_absences": (
+                not tournament.is_round_robin
+                and tournament.status == Tournament.Status.RUNNING
+                and services.may_manage(request.user, tournament)
+            ),
             "rounds": range(1, tournament.current_round + 1),
             "my_byes": my_byes,
             "bye_rounds": services.bye_rounds_open(tournament, mine, my_byes),
@@ -90,10 +96,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    try:
-        bye_round = int(request.POST.get("round", ""))
-    except ValueError:
-        bye_round = 0  # refused by the service with its reason
+    number = _posted_number(request, "round")  # 0 when missing: the service says why
     calls = {
         "join": (lambda: services.join(tournament=tournament, user=request.user), _("Joined.")),
         "withdraw": (
@@ -106,16 +109,20 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
         ),
         "bye": (
             lambda: services.request_bye(
-                tournament=tournament, user=request.user, round_number=bye_round
+                tournament=tournament, user=request.user, round_number=number
             ),
-            _("Half-point bye requested for round %(n)d.") % {"n": bye_round},
+            _("Half-point bye requested for round %(n)d.") % {"n": number},
         ),
         "cancel-bye": (
             lambda: services.cancel_bye(
-                tournament=tournament, user=request.user, round_number=bye_round
+                tournament=tournament, user=request.user, round_number=number
             ),
-            _("Half-point bye for round %(n)d cancelled.") % {"n": bye_round},
+            _("Half-point bye for round %(n)d cancelled.") % {"n": number},
         ),
+        # Organisers:
+        "absent": (lambda: _set_absent(request, tournament, True), _("Marked absent.")),
+        "present": (lambda: _set_absent(request, tournament, False), _("Back in the pairings.")),
+        "adjudicate": (lambda: _adjudicate(request, tournament, number), _("Board decided.")),
     }
     if action not in calls:
         raise Http404
@@ -126,7 +133,37 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
         messages.error(request, str(exc.message))
     else:
         messages.success(request, done)
+    if action == "adjudicate" and number >= 1:
+        return redirect("tournaments:round", tournament_id=tournament.pk, number=number)
     return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+def _posted_number(request: HttpRequest, name: str) -> int:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return 0
+
+
+def _set_absent(request: HttpRequest, tournament: Tournament, absent: bool) -> None:
+    participant = get_object_or_404(
+        Participant, pk=_posted_number(request, "participant"), tournament=tournament
+    )
+    services.set_absent(
+        tournament=tournament, participant=participant, absent=absent, by=request.user
+    )
+
+
+def _adjudicate(request: HttpRequest, tournament: Tournament, number: int) -> None:
+    pairing = get_object_or_404(
+        Pairing.objects.select_related("round"),
+        round__tournament=tournament,
+        round__number=number,
+        board=_posted_number(request, "board"),
+    )
+    services.adjudicate_board(
+        pairing=pairing, decision=request.POST.get("result", ""), by=request.user
+    )
 
 
 def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -147,6 +184,16 @@ def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
     )
 
 
+# The organiser's choices for an unfinished board (services.ADJUDICATIONS), as shown.
+ADJUDICATION_LABELS = [
+    ("1-0", "1–0"),
+    ("1/2-1/2", "½–½"),
+    ("0-1", "0–1"),
+    ("+-", gettext_lazy("+– (forfeit)")),
+    ("-+", gettext_lazy("–+ (forfeit)")),
+]
+
+
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     boards = services.round_pairings(tournament, number)
@@ -161,6 +208,8 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
             "boards": boards,
             "rounds": range(1, tournament.current_round + 1),
             "bye": services.pairing.format_points(tournament.bye_points),
+            "may_manage": services.may_manage(request.user, tournament),
+            "decisions": ADJUDICATION_LABELS,
         },
     )
 

@@ -130,6 +130,22 @@ ROWS: list[Row] = [
     Row("tournaments_api:join", "POST", (401, 201, 409, 409, 201), _tournament),
     Row("tournaments_api:withdraw", "POST", (401, 403, 200, 200, 403), _tournament),
     Row("tournaments_api:start", "POST", (401, 403, 403, 403, 200), _tournament),
+    # Organiser actions: only staff organises (a round robin has no absences: 409); no
+    # round is paired yet, so no board to adjudicate (404).
+    Row(
+        "tournaments_api:absent",
+        "POST",
+        (401, 403, 403, 403, 409),
+        _tournament,
+        {"username": "alice", "absent": True},
+    ),
+    Row(
+        "tournaments_api:adjudicate",
+        "POST",
+        (401, 404, 404, 404, 404),
+        _kw(tournament_id="@tournament", number=1, board=1),
+        {"result": "1-0"},
+    ),
     # A round robin offers no half-point byes: its players are refused (409), others 403.
     Row("tournaments_api:byes", "POST", (401, 403, 409, 409, 403), _tournament, {"round": 1}),
     Row(

@@ -132,6 +132,23 @@ class ByeRoundsSerializer(serializers.Serializer):
     )
 
 
+class AbsentSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text=_("A player of the tournament."))
+    absent = serializers.BooleanField(
+        help_text=_("True: left out of the next rounds (zero-point byes); false: back.")
+    )
+
+
+class AdjudicationSerializer(serializers.Serializer):
+    result = serializers.ChoiceField(
+        choices=list(services.ADJUDICATIONS),
+        help_text=_(
+            "As the board shows it, White first: 1-0, 1/2-1/2, 0-1 (a played game), "
+            "+- or -+ (a forfeit: the players have not met for pairing)."
+        ),
+    )
+
+
 class TournamentFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=["upcoming", "running", "finished", "cancelled"],

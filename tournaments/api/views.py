@@ -19,7 +19,7 @@ from games.api.serializers import ErrorSerializer
 from games.api.views import GamePagination
 from tournaments import services
 from tournaments.api import serializers as s
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Participant, Tournament
 
 TAGS = ["tournaments"]
 
@@ -219,6 +219,79 @@ class ByeView(APIView):
             tournament=_tournament(tournament_id), user=request.user, round_number=number
         )
         return Response({"rounds": rounds})
+
+
+class AbsentView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="mark_tournament_player_absent",
+        tags=TAGS,
+        request=s.AbsentSerializer,
+        description="Organiser, Swiss: leave a player out of the next rounds, or bring them back.",
+        responses={
+            200: s.TournamentDetailSerializer,
+            **_errors(
+                e400="`invalid`",
+                e401="Not authenticated",
+                e403="`not_organiser`",
+                e404="`not_found`: no such tournament or player in it",
+                e409="`wrong_state`: a round robin, or the tournament is over",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = s.AbsentSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = _tournament(tournament_id)
+        participant = get_object_or_404(
+            Participant, tournament=tournament, user__username=data.validated_data["username"]
+        )
+        services.set_absent(
+            tournament=tournament,
+            participant=participant,
+            absent=data.validated_data["absent"],
+            by=request.user,
+        )
+        return _detail(tournament_id)
+
+
+class AdjudicateView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="adjudicate_tournament_board",
+        tags=TAGS,
+        request=s.AdjudicationSerializer,
+        description=(
+            "Organiser: end the unfinished game of a board with a result (termination "
+            "`adjudication`) or a forfeit (`abandoned`); the board is scored at once."
+        ),
+        responses={
+            200: s.RoundSerializer,
+            **_errors(
+                e400="`invalid`",
+                e401="Not authenticated",
+                e403="`not_organiser`",
+                e404="`not_found`: no such tournament, round or board",
+                e409="`wrong_state`: the board is already decided",
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int, number: int, board: int) -> Response:
+        data = s.AdjudicationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = _tournament(tournament_id)
+        pairing = get_object_or_404(
+            Pairing.objects.select_related("round"),
+            round__tournament=tournament,
+            round__number=number,
+            board=board,
+        )
+        services.adjudicate_board(
+            pairing=pairing, decision=data.validated_data["result"], by=request.user
+        )
+        return Response(s.round_payload(number, services.round_pairings(tournament, number)))
 
 
 class StartView(APIView):

@@ -178,6 +178,63 @@ def test_half_point_byes_through_the_api_and_the_page(organiser, alice, bob) -> 
     assert bob.client.get(url).json()["participants"][1]["half_point_byes"] == []
 
 
+def test_organiser_actions_through_the_api_and_the_pages(
+    organiser, alice, bob, stranger, make_player
+) -> None:
+    made = create(organiser, rounds=2).json()
+    url = f"/api/v1/tournaments/{made['id']}"
+    for player in (alice, bob, stranger, make_player("carol")):
+        player.client.post(f"{url}/join")
+    organiser.client.post(f"{url}/start")
+    marked = organiser.client.post(
+        f"{url}/absent", {"username": "bob", "absent": True}, format="json"
+    )
+    assert marked.status_code == 200, marked.json()
+    assert {p["username"]: p["absent"] for p in marked.json()["participants"]}["bob"] is True
+    refused = alice.client.post(
+        f"{url}/absent", {"username": "bob", "absent": False}, format="json"
+    )
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_organiser")
+    nobody = organiser.client.post(
+        f"{url}/absent", {"username": "zed", "absent": True}, format="json"
+    )
+    assert nobody.status_code == 404
+    board = next(b for b in organiser.client.get(f"{url}/rounds/1").json()["boards"] if b["game"])
+    decided = organiser.client.post(
+        f"{url}/rounds/1/boards/{board['board']}/adjudicate", {"result": "0-1"}, format="json"
+    )
+    assert decided.status_code == 200, decided.json()
+    shown = next(b for b in decided.json()["boards"] if b["board"] == board["board"])
+    assert (shown["white"]["result"], shown["black"]["result"]) == ("0", "1")
+    again = organiser.client.post(
+        f"{url}/rounds/1/boards/{board['board']}/adjudicate", {"result": "1-0"}, format="json"
+    )
+    assert (again.status_code, again.json()["code"]) == (409, "wrong_state")
+    # The pages: the organiser brings bob back from the standings table.
+    page = Client()
+    page.force_login(organiser.user)
+    detail = f"/tournaments/{made['id']}/"
+    assert "Bring back" in page.get(detail).content.decode()
+    bob_entry = Tournament.objects.get(pk=made["id"]).participants.get(user__username="bob")
+    answer = page.post(f"{detail}present/", {"participant": bob_entry.pk}, follow=True)
+    assert "Back in the pairings." in answer.content.decode()
+    bob_entry.refresh_from_db()
+    assert bob_entry.absent is False
+    assert "Adjudicate" not in Client().get(f"{detail}rounds/1/").content.decode()
+    assert "Adjudicate" in page.get(f"{detail}rounds/1/").content.decode()
+    open_board = next(
+        b["board"]
+        for b in organiser.client.get(f"{url}/rounds/1").json()["boards"]
+        if b["game"] and not b["white"]["result"]
+    )
+    answer = page.post(
+        f"{detail}adjudicate/", {"round": 1, "board": open_board, "result": "+-"}, follow=True
+    )
+    assert answer.redirect_chain[-1][0] == f"{detail}rounds/1/"
+    assert "Board decided." in answer.content.decode()
+    assert organiser.client.get(f"{url}/rounds/1").json()["finished"] is True
+
+
 def test_schema_documents_the_tournament_endpoints(api) -> None:
     schema = api.get("/api/v1/schema?format=json").json()
     for path in (

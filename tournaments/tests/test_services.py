@@ -441,3 +441,63 @@ def test_players_are_told_when_it_starts_and_when_a_round_is_paired(organiser, p
     paired = Notification.objects.filter(kind="round_paired", params__round=2)
     assert sorted(n.user.username for n in paired) == ["p1", "p2", "p3", "p4"]
     assert all(n.params["tournament"] == "Told Cup" for n in paired)
+
+
+def test_organiser_adjudicates_an_unfinished_board_or_scores_a_forfeit(organiser, players) -> None:
+    tournament = make_tournament(organiser, players[:4], rounds=2)
+    services.start_tournament(tournament=tournament, by=organiser)
+    first, second = Pairing.objects.filter(round__tournament=tournament).order_by("board")
+    with pytest.raises(errors.NotOrganiser):
+        services.adjudicate_board(pairing=first, decision="1-0", by=players[0])
+    with pytest.raises(errors.InvalidTournament):
+        services.adjudicate_board(pairing=first, decision="2-0", by=organiser)
+    decided = services.adjudicate_board(pairing=first, decision="1/2-1/2", by=organiser)
+    assert (decided.white_outcome, decided.black_outcome) == ("=", "=")  # a played game
+    game = Game.objects.get(pk=first.game_id)
+    assert (game.result, game.termination) == ("1/2-1/2", "adjudication")
+    forfeit = services.adjudicate_board(pairing=second, decision="-+", by=organiser)
+    assert (forfeit.white_outcome, forfeit.black_outcome) == ("-", "+")
+    assert Game.objects.get(pk=second.game_id).termination == "abandoned"
+    with pytest.raises(errors.WrongTournamentState, match="already decided"):
+        services.adjudicate_board(pairing=first, decision="1-0", by=organiser)
+    assert services.advance(tournament_id=tournament.pk) == "paired"  # the round is over
+
+
+def test_an_adjudication_follows_the_board_when_a_pie_swapped_the_colours(
+    organiser, players
+) -> None:
+    from games import services as game_services
+
+    tournament = make_tournament(organiser, players[:2], format="roundrobin", opening="pie")
+    services.start_tournament(tournament=tournament, by=organiser)
+    row = Pairing.objects.select_related("white__user", "black__user").get(
+        round__tournament=tournament
+    )
+    game = Game.objects.get(pk=row.game_id)
+    placer, chooser = game.white, game.black  # the board's White places, Black chooses
+    assert (row.white.user, row.black.user) == (placer, chooser)
+    game_services.setup_pie(game=game, player=placer, white="D2", black="D6")
+    game_services.choose_color(game=game, player=chooser, color="white")
+    # "1-0" as the board shows it: the board's White (now Black in the game) wins.
+    services.adjudicate_board(pairing=row, decision="1-0", by=organiser)
+    game.refresh_from_db()
+    assert (game.white, game.result) == (chooser, "0-1")
+    row = Pairing.objects.select_related("white__user").get(pk=row.pk)
+    winner = row.white if row.white_outcome == "1" else row.black
+    assert winner.user == placer
+
+
+def test_absences_are_for_a_running_or_coming_swiss(organiser, players) -> None:
+    robin = make_tournament(organiser, players[:3], format="roundrobin")
+    entry = robin.participants.first()
+    with pytest.raises(errors.WrongTournamentState, match="round robin"):
+        services.set_absent(tournament=robin, participant=entry, absent=True, by=organiser)
+    swiss = make_tournament(organiser, players[:3], rounds=1)
+    services.start_tournament(tournament=swiss, by=organiser)
+    for game in open_games(swiss):
+        finish(game, "1-0")
+    assert services.advance(tournament_id=swiss.pk) == "finished"
+    with pytest.raises(errors.WrongTournamentState, match="over"):
+        services.set_absent(
+            tournament=swiss, participant=swiss.participants.first(), absent=True, by=organiser
+        )
