@@ -329,6 +329,9 @@ def start_game(
                 position = Position.from_string(start_position)
             except InvalidPositionError as exc:
                 raise errors.InvalidInput(str(exc), fields={"start_position": [str(exc)]}) from None
+            if position.outcome() is not None:  # e.g. one side has no adaptoid left
+                over = _("This position is already decided: a game cannot start from it.")
+                raise errors.InvalidInput(over, fields={"start_position": [over]})
             opening = (
                 Game.Opening.CUSTOM
                 if opening == Game.Opening.STANDARD and start_position
