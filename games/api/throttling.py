@@ -52,9 +52,18 @@ class TokenThrottle(AccountsThrottle):
 
 
 # GCRA in one Redis round trip, atomic (two turns at once cannot both take the last
-# allowance).  Returns -1 when the turn is allowed, else the seconds to wait.
+# allowance).  The time is the Redis server's: one clock for every web worker and
+# machine, in the order the scripts run (client timestamps taken a few microseconds
+# apart can reach Redis in the other order and refuse the last turn of a burst).  A
+# caller may pass its own time (a test's fake clock).  Returns -1 when the turn is
+# allowed, else the seconds to wait.
 _GCRA_SCRIPT = """
-local now, interval, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local interval, period = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+end
 local arrival = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
 if arrival < now then arrival = now end
 local following = arrival + interval
@@ -78,11 +87,11 @@ class TurnsThrottle(_SettingsRateThrottle):
         self.now = self.timer()
         backend = caches["default"] if self.cache is cache else self.cache  # not the proxy
         if isinstance(backend, RedisCache):
+            args = [repr(interval), self.duration]
+            if "timer" in vars(self):  # a clock given to this throttle (tests)
+                args.append(repr(self.now))
             waiting = float(
-                _gcra_script(backend)(
-                    keys=[backend.make_and_validate_key(self.key)],
-                    args=[repr(self.now), repr(interval), self.duration],
-                )
+                _gcra_script(backend)(keys=[backend.make_and_validate_key(self.key)], args=args)
             )
             if waiting >= 0:
                 self.retry_in = waiting
