@@ -173,7 +173,10 @@ def create_tournament(
             allow_bots=allow_bots,
             # A round robin's schedule is fixed at the start: nobody can come later.
             late_entries=late_entries and format == Tournament.Format.SWISS,
-            half_point_byes=half_point_byes if format == Tournament.Format.SWISS else 0,
+            # Never for the last round: a one-round Swiss has none to give.
+            half_point_byes=(
+                min(half_point_byes, (rounds or 1) - 1) if format == Tournament.Format.SWISS else 0
+            ),
         )
 
 

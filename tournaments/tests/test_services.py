@@ -225,6 +225,8 @@ def test_half_point_byes_are_a_swiss_setting(organiser, players) -> None:
     assert set(caught.value.details["fields"]) == {"half_point_byes"}
     robin = make_tournament(organiser, players[:3], format="roundrobin", half_point_byes=2)
     assert robin.half_point_byes == 0
+    one_round = make_tournament(organiser, players[:2], rounds=1, half_point_byes=1)
+    assert one_round.half_point_byes == 0  # never for the last round
     with pytest.raises(errors.ByeRefused, match="no half-point byes"):
         services.request_bye(tournament=robin, user=players[0], round_number=1)
 
