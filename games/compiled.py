@@ -298,12 +298,8 @@ class CompiledInsert(Generic[M]):
         if batch is not None:
             batch.add(write)
             return instances
-        with connection.cursor() as cursor:
-            cursor.execute(write.sql, params)
-            keys = [key for (key,) in cursor.fetchall()]
-        if not keys:  # skip_conflicts: the one row was refused
+        if not write.send(connection):  # skip_conflicts: the one row was refused
             return []
-        write.finish(keys)
         return instances
 
 
@@ -360,10 +356,7 @@ class CompiledUpdate(Generic[M]):
         if batch is not None:
             batch.add(write)
             return
-        with connection.cursor() as cursor:
-            cursor.execute(write.sql, params)
-            keys = [key for (key,) in cursor.fetchall()]
-        write.finish(keys)
+        write.send(connection)
 
 
 # --- Writes sent together ---------------------------------------------------------------
@@ -380,6 +373,16 @@ class _Write:
     using: str
     update_fields: frozenset[str] | None  # None: an insert
 
+    def send(self, connection: Any) -> list[Any]:
+        """Run the statement alone; the keys it wrote.  An insert that wrote nothing
+        (a skipped conflict) is the caller's to report; an update, ``finish`` refuses."""
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, self.params)
+            keys = [key for (key,) in cursor.fetchall()]
+        if keys or self.update_fields is not None:
+            self.finish(keys)
+        return keys
+
     def finish(self, keys: list[Any]) -> None:
         """What follows the write: the new keys set, post_save sent."""
         model, using, inserted = self.model, self.using, self.update_fields is None
@@ -393,12 +396,11 @@ class _Write:
                 instance._state.adding = False
         elif len(keys) != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
-        if not post_save.has_listeners(model):
-            for instance in self.instances:
-                instance._state.db = using
-            return
+        listened = post_save.has_listeners(model)
         for instance in self.instances:
             instance._state.db = using
+            if not listened:
+                continue
             post_save.send(
                 sender=model,
                 instance=instance,

@@ -40,6 +40,7 @@ from django.utils.translation import ngettext
 
 from games import services as game_services
 from games.compiled import CompiledQuery
+from games.errors import DomainError
 from games.models import Game, Profile
 from games.tasks import enqueue
 from tournaments import errors, pairing
@@ -294,21 +295,39 @@ def _requested_byes(participant: Participant) -> list[int]:
     return list(participant.bye_requests.values_list("round_number", flat=True))
 
 
-def _bye_round_open(tournament: Tournament, participant: Participant, round_number: int) -> None:
-    """Refuse a bye request, or its cancellation, that the rules do not allow."""
+def _bye_refusal(
+    tournament: Tournament,
+    participant: Participant,
+    round_number: int,
+    requested: list[int] | None = None,
+) -> DomainError | None:
+    """Why the rules refuse a bye in ``round_number`` (None: they allow it).  With the
+    rounds already ``requested``, a new request must also fit the allowance; without,
+    the question is whether a request may be taken back."""
     if tournament.half_point_byes == 0:  # a round robin, or none offered
-        raise errors.ByeRefused(_("This tournament has no half-point byes."))
+        return errors.ByeRefused(_("This tournament has no half-point byes."))
     if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
-        raise errors.WrongTournamentState(_("The tournament is over."))
+        return errors.WrongTournamentState(_("The tournament is over."))
     if participant.withdrawn is not None:
-        raise errors.ByeRefused(_("You have withdrawn from this tournament."))
+        return errors.ByeRefused(_("You have withdrawn from this tournament."))
     last = total_rounds(tournament)
     if not 1 <= round_number < last:
-        raise errors.ByeRefused(
+        return errors.ByeRefused(
             _("A bye is for one of rounds 1 to %(n)d: never the last round.") % {"n": last - 1}
         )
     if round_number <= tournament.current_round:
-        raise errors.ByeRefused(_("Round %(n)d is already paired.") % {"n": round_number})
+        return errors.ByeRefused(_("Round %(n)d is already paired.") % {"n": round_number})
+    allowed = tournament.half_point_byes
+    if requested is not None and round_number not in requested and len(requested) >= allowed:
+        return errors.ByeRefused(
+            ngettext(
+                "A player may ask for %(n)d half-point bye.",
+                "A player may ask for %(n)d half-point byes.",
+                allowed,
+            )
+            % {"n": allowed}
+        )
+    return None
 
 
 def request_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
@@ -321,19 +340,11 @@ def request_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number:
     with transaction.atomic():
         tournament = _locked(tournament)  # the pairing of a round waits for us, or we for it
         participant = _entry(tournament, user)
-        _bye_round_open(tournament, participant, round_number)
         requested = _requested_byes(participant)
+        refusal = _bye_refusal(tournament, participant, round_number, requested)
+        if refusal is not None:
+            raise refusal
         if round_number not in requested:
-            if len(requested) >= tournament.half_point_byes:
-                allowed = tournament.half_point_byes
-                raise errors.ByeRefused(
-                    ngettext(
-                        "A player may ask for %(n)d half-point bye.",
-                        "A player may ask for %(n)d half-point byes.",
-                        allowed,
-                    )
-                    % {"n": allowed}
-                )
             ByeRequest.objects.create(participant=participant, round_number=round_number)
             requested.append(round_number)
     return sorted(requested)
@@ -343,15 +354,14 @@ def bye_rounds_open(
     tournament: Tournament, participant: Participant | None, requested: list[int]
 ) -> list[int]:
     """The rounds ``participant`` may still ask a half-point bye for (for the page)."""
-    if (
-        participant is None
-        or participant.withdrawn is not None
-        or tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
-        or len(requested) >= tournament.half_point_byes
-    ):
+    if participant is None:
         return []
-    last = total_rounds(tournament)
-    return [n for n in range(tournament.current_round + 1, last) if n not in requested]
+    return [
+        number
+        for number in range(1, total_rounds(tournament))
+        if number not in requested
+        and _bye_refusal(tournament, participant, number, requested) is None
+    ]
 
 
 def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
@@ -359,7 +369,9 @@ def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: 
     with transaction.atomic():
         tournament = _locked(tournament)
         participant = _entry(tournament, user)
-        _bye_round_open(tournament, participant, round_number)
+        refusal = _bye_refusal(tournament, participant, round_number)
+        if refusal is not None:
+            raise refusal
         participant.bye_requests.filter(round_number=round_number).delete()
         return sorted(_requested_byes(participant))
 

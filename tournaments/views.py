@@ -67,6 +67,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if request.user.is_authenticated:
         mine = next((p for p in participants if p.user_id == request.user.pk), None)
     table = services.standings(tournament) if tournament.started else None
+    may_manage = services.may_manage(request.user, tournament)
     my_byes = sorted(mine.bye_requests.values_list("round_number", flat=True)) if mine else []
     return render(
         request,
@@ -78,11 +79,11 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "table": table,
             "tiebreak_labels": [(name, TIEBREAK_LABELS[name]) for name in tournament.tiebreak_list],
             "registration_open": services.registration_is_open(tournament),
-            "may_manage": services.may_manage(request.user, tournament),
+            "may_manage": may_manage,
             "manage_absences": (
-                not tournament.is_round_robin
+                may_manage
+                and not tournament.is_round_robin
                 and tournament.status == Tournament.Status.RUNNING
-                and services.may_manage(request.user, tournament)
             ),
             "rounds": range(1, tournament.current_round + 1),
             "my_byes": my_byes,
