@@ -195,7 +195,7 @@ def celery_worker_process(django_db_setup: Any, django_db_blocker: Any) -> Itera
         def test_something(celery_worker_process):
             result = my_task.delay(obj.pk).get(timeout=30)   # result backend is set up
 
-    For a task queued by a service through ``games.tasks.enqueue``, poll the
+    For a task queued by a service (sent after its commit), poll the
     database for its effect (with a deadline) instead of sleeping blindly.
     """
     worker = start_celery_worker()
@@ -258,11 +258,11 @@ def make_player(db: Any) -> Callable[[str], Player]:
     """make_player("carol") → Player with a real hashed token and an authenticated client."""
     from rest_framework.test import APIClient
 
-    from games import services
+    from accounts import services as account_services
 
     def make(username: str) -> Player:
-        user = services.register_account(username=username, password=PASSWORD)
-        token = services.issue_token(username=username, password=PASSWORD)
+        user = account_services.register_account(username=username, password=PASSWORD)
+        token = account_services.issue_token(username=username, password=PASSWORD)
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
         return Player(user, token, client)

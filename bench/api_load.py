@@ -147,14 +147,15 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> list[Client]:
     django.setup()
     from django.core.management import call_command
 
+    from accounts import services as account_services
     from games import services
 
     call_command("migrate", verbosity=0)
     clients = []
     for index in range(args.clients):
         names = (f"loadw{index}", f"loadb{index}")
-        users = [services.register_account(username=n, password=PASSWORD) for n in names]
-        tokens = [services.issue_token(username=n, password=PASSWORD) for n in names]
+        users = [account_services.register_account(username=n, password=PASSWORD) for n in names]
+        tokens = [account_services.issue_token(username=n, password=PASSWORD) for n in names]
         games = [
             services.start_game(white=users[0], black=users[1], rated=False).pk
             for _ in range(args.games_per_client)

@@ -35,7 +35,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Profile
+from accounts.models import Profile
 from tournaments import pairing, services
 from tournaments.models import Pairing, Participant, Round, Tournament
 from tournaments.pairing.simulate import (

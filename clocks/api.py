@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import Profile, TurnEmail
 from clocks import services
 from clocks.arithmetic import time_zone_names
-from games.api.serializers import ErrorSerializer
-from games.models import Profile, TurnEmail
+from core.api import ErrorSerializer
 
 
 class StrictBooleanField(serializers.BooleanField):

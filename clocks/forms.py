@@ -5,9 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import TurnEmail
 from clocks.arithmetic import is_time_zone
 from clocks.state import MAX_BANK_DAYS, MAX_INCREMENT_HOURS, time_control_errors
-from games.models import ClockKind, TurnEmail
+from games.models import ClockKind
 
 
 class VacationForm(forms.Form):

@@ -26,10 +26,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile, TurnEmail
 from clocks import state
 from clocks.arithmetic import DAY, is_time_zone
 from games import errors
-from games.models import Color, Game, Profile, TurnEmail
+from games.models import Color, Game
 from notifications.models import Kind
 
 logger = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ def _begin_vacation(profile: Profile, *, now: dt.datetime, until: dt.datetime) -
         update_fields=["vacation_started", "vacation_until", "vacation_days_left", "vacation_year"]
     )
     for game in _games_of(profile.user_id):
-        if game.vacation_allowed and state.mover_id(game) == profile.user_id:
+        if game.vacation_allowed and game.who_must_act() == profile.user_id:
             state.stop_clock(game=game, now=now)
             game.save(update_fields=[*state.CLOCK_FIELDS, "updated"])
 
@@ -178,7 +179,7 @@ def end_vacation(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> V
             if (
                 game.vacation_allowed
                 and game.clock_since is None
-                and state.mover_id(game) == profile.user_id
+                and game.who_must_act() == profile.user_id
             ):
                 state.start_clock(game=game, now=ended, profile=profile)
                 game.save(update_fields=[*state.CLOCK_FIELDS, "updated"])
@@ -262,7 +263,7 @@ def expire_game(*, game_id: int, now: dt.datetime | None = None) -> str:
     peek = Game.objects.filter(pk=game_id).first()
     if peek is None or peek.deadline is None or peek.deadline > now:
         return Expiry.NOT_DUE
-    loser_id = state.mover_id(peek)
+    loser_id = peek.who_must_act()
     if loser_id is None:
         return Expiry.NOT_DUE
     with transaction.atomic():
@@ -273,8 +274,8 @@ def expire_game(*, game_id: int, now: dt.datetime | None = None) -> str:
         if not claimed:
             return Expiry.NOT_DUE
         game = Game.objects.select_for_update().select_related("white", "black").get(pk=game_id)
-        color = state.mover_color(game)
-        if color is None or state.mover_id(game) != loser_id:
+        color = game.color_to_act()
+        if color is None or game.who_must_act() != loser_id:
             # Cannot happen: a turn would have moved the deadline.  Refuse to guess.
             raise RuntimeError(f"game {game_id}: clock owner changed under the claim")
         _refill_allowance(profile, now)
@@ -328,7 +329,7 @@ def fast_forward(*, game: Game, now: dt.datetime | None = None) -> Game:
     now = _now(now)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        color = state.mover_color(game)
+        color = game.color_to_act()
         if color is None:
             raise errors.GameOver()
         if color == Color.WHITE:
@@ -379,7 +380,7 @@ def _warn_low_time(now: dt.datetime) -> int:
     candidates: dict[str, tuple[Game, int]] = {}
     for game in due:
         assert game.deadline is not None and game.clock_since is not None
-        user_id = state.mover_id(game)
+        user_id = game.who_must_act()
         if user_id is None or game.deadline - game.clock_since <= LOW_TIME:
             continue  # a one-day turn: the your-turn notification said it all
         key = f"low_time:{game.pk}:{game.status}:{game.ply}:{user_id}"

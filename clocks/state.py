@@ -22,9 +22,10 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
+from accounts.models import Profile
 from clocks.arithmetic import DAY, HOUR, after_turn, deadline_after, is_weekend, running_seconds
 from games import errors
-from games.models import ClockKind, Color, Game, Profile
+from games.models import ClockKind, Color, Game
 
 CLOCK_FIELDS = ["white_clock", "black_clock", "clock_since", "clock_time_zone", "deadline"]
 RUNNING = (Game.Status.ACTIVE, Game.Status.SETUP)
@@ -41,23 +42,6 @@ class ClockState(TypedDict):
     deadline: dt.datetime | None
     paused: bool
     running: str | None
-
-
-def mover_color(game: Game) -> str | None:
-    """Whose clock runs: the side to move, or the player a pie setup waits for."""
-    if game.status == Game.Status.ACTIVE:
-        return game.to_move
-    if game.status == Game.Status.SETUP:
-        # White places the pieces first, then Black chooses the colour.
-        return Color.BLACK if game.start_position else Color.WHITE
-    return None
-
-
-def mover_id(game: Game) -> int | None:
-    color = mover_color(game)
-    if color is None:
-        return None
-    return game.white_id if color == Color.WHITE else game.black_id
 
 
 def initial_seconds(game: Game) -> int:
@@ -95,7 +79,7 @@ def start_clock(*, game: Game, now: dt.datetime, profile: Profile | None = None)
 
     `profile` is that player's profile when the caller already has it.
     """
-    user_id = mover_id(game)
+    user_id = game.who_must_act()
     if user_id is None:
         game.clock_since = None
         game.deadline = None
@@ -112,7 +96,7 @@ def start_clock(*, game: Game, now: dt.datetime, profile: Profile | None = None)
     game.clock_since = now
     game.deadline = deadline_after(
         now,
-        stored_left(game, mover_color(game) or Color.WHITE),
+        stored_left(game, game.color_to_act() or Color.WHITE),
         game.clock_time_zone,
         weekend_pause=game.weekend_pause,
     )
@@ -120,7 +104,7 @@ def start_clock(*, game: Game, now: dt.datetime, profile: Profile | None = None)
 
 def stop_clock(*, game: Game, now: dt.datetime) -> None:
     """Stop the running clock (vacation begins), keeping the time it has left."""
-    color = mover_color(game)
+    color = game.color_to_act()
     if color is None or game.clock_since is None:
         return
     _set_left(game, color, max(0, stored_left(game, color) - used_seconds(game, now)))
@@ -153,7 +137,7 @@ def charge_turn(
             increment=game.clock_increment,
         ),
     )
-    user_id = mover_id(game)
+    user_id = game.who_must_act()
     start_clock(
         game=game,
         now=now,
@@ -165,7 +149,7 @@ def clock_state(game: Game, now: dt.datetime) -> ClockState:
     """Both clocks as they stand at `now`, for display (no database access)."""
     white = stored_left(game, Color.WHITE)
     black = stored_left(game, Color.BLACK)
-    running = mover_color(game) if game.status in RUNNING else None
+    running = game.color_to_act() if game.status in RUNNING else None
     paused = True
     if running is not None and game.clock_since is not None:
         left = max(0, stored_left(game, running) - used_seconds(game, now))

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from clocks import services
 from clocks.forms import ClockPreferencesForm, VacationForm
 from games import errors
-from games.models import Profile
 
 
 @login_required

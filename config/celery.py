@@ -10,6 +10,7 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("adaptoid")
+# Every task queues after the commit of the transaction that sends it (core.tasks).
+app = Celery("adaptoid", task_cls="core.tasks:AfterCommitTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

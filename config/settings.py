@@ -133,8 +133,10 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "games",
+    "core",
+    "accounts",
     "clocks",
+    "games",
     "notifications",
     "tournaments",
     "web",
@@ -404,17 +406,17 @@ if WHITENOISE_USE_FINDERS:
 # --- REST API --------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["games.api.authentication.BearerTokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "games.api.views.GamePagination",
+    "EXCEPTION_HANDLER": "core.api.errors.api_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 20,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
-# Read by games.api.throttling at request time (so tests can change them).
+# Read by accounts.throttling at request time (so tests can change them).
 API_THROTTLE_RATES = {
     "accounts": env_str("THROTTLE_ACCOUNTS") or ("1000/minute" if TESTING else "20/hour"),
     "token": env_str("THROTTLE_TOKEN") or ("1000/minute" if TESTING else "30/minute"),
@@ -440,7 +442,7 @@ SPECTACULAR_SETTINGS = {
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "GameResultEnum": "games.models.Game.Result",
         "ClockKindEnum": "games.models.ClockKind",
-        "TurnEmailEnum": "games.models.TurnEmail",
+        "TurnEmailEnum": "accounts.models.TurnEmail",
         "NotificationKindEnum": "notifications.models.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",

@@ -10,7 +10,7 @@ from games.api.views import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("config.api_urls")),
     path("api/v1/", include("clocks.api_urls")),
     path("api/v1/", include("notifications.api_urls")),
     path("notifications/", include("notifications.urls")),
@@ -26,7 +26,7 @@ urlpatterns = [
 def handler404(request, exception=None):
     """JSON under /api/ (every API error has a code), Django's page elsewhere."""
     if request.path.startswith("/api/"):
-        from games.api.errors import json_404
+        from core.api.errors import json_404
 
         return json_404(request, exception)
     from django.views.defaults import page_not_found
@@ -36,7 +36,7 @@ def handler404(request, exception=None):
 
 def handler500(request):
     if request.path.startswith("/api/"):
-        from games.api.errors import json_500
+        from core.api.errors import json_500
 
         return json_500(request)
     from django.views.defaults import server_error

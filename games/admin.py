@@ -1,4 +1,4 @@
-"""Admin for organisers: players, challenges, games with their turns, API tokens.
+"""Admin for organisers: challenges, games with their turns (players and tokens: accounts).
 
 Game state is changed through services, never by editing positions here: the
 cached position and ply are read-only, and "resign/adjudicate" happens via the
@@ -6,44 +6,8 @@ API or a shell.
 """
 
 from django.contrib import admin
-from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.utils.translation import gettext_lazy as _
 
-from games.models import ApiToken, Challenge, Game, Profile, Turn
-
-User = get_user_model()
-
-
-class ProfileInline(admin.StackedInline):
-    model = Profile
-    can_delete = False
-    fk_name = "user"
-
-
-admin.site.unregister(User)
-
-
-@admin.register(User)
-class UserAdmin(DjangoUserAdmin):
-    inlines = [ProfileInline]
-    list_display = ["username", "email", "is_staff", "is_active", "date_joined"]
-
-
-@admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
-    list_display = [
-        "user",
-        "display_name",
-        "is_bot",
-        "rating",
-        "rating_deviation",
-        "language",
-        "email_notifications",
-    ]
-    list_filter = ["is_bot", "language", "email_notifications"]
-    search_fields = ["user__username", "display_name"]
-    list_select_related = ["user"]
+from games.models import Challenge, Game, Turn
 
 
 @admin.register(Challenge)
@@ -106,24 +70,6 @@ class TurnAdmin(admin.ModelAdmin):
     raw_id_fields = ["game", "player"]
     readonly_fields = ["game", "ply", "text", "player", "created"]
     list_select_related = ["player"]
-
-
-@admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ["prefix", "user", "created", "last_used", "revoked"]
-    list_filter = ["revoked"]
-    search_fields = ["prefix", "user__username"]
-    readonly_fields = ["prefix", "digest", "user", "created", "last_used"]
-    actions = ["revoke"]
-
-    @admin.action(description=_("Revoke the selected tokens"))
-    def revoke(self, request, queryset) -> None:
-        from django.utils import timezone
-
-        queryset.filter(revoked__isnull=True).update(revoked=timezone.now())
-
-    def has_add_permission(self, request) -> bool:
-        return False  # a token's secret is shown once, by POST /api/v1/auth/token
 
 
 # Bot matches, rating history and stream events.

@@ -1,16 +1,11 @@
-"""API v1 routes, included by config/urls.py under /api/v1/."""
+"""Challenge, game and archive API routes (in the "api" namespace: config/api_urls.py)."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import views
 from games.api.archive import ArchiveView
 
-app_name = "api"
-
 urlpatterns = [
-    path("accounts", views.AccountsView.as_view(), name="accounts"),
-    path("auth/token", views.TokenView.as_view(), name="token"),
     path("challenges", views.ChallengesView.as_view(), name="challenges"),
     path("challenges/<int:challenge_id>", views.ChallengeDetailView.as_view(), name="challenge"),
     path(
@@ -37,8 +32,6 @@ urlpatterns = [
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
     path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
     path("archive", ArchiveView.as_view(), name="archive"),
-    path("schema", SpectacularAPIView.as_view(), name="schema"),
-    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
 
 # Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).

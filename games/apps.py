@@ -7,9 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        # Connects the receivers that keep a Profile next to every user.
+        from core.api.errors import register_statuses
+        from games.errors import HTTP_STATUS
+
+        register_statuses(HTTP_STATUS)
         # Bots, ratings and the event stream (also registers their Celery tasks).
-        from games import (
-            bot_receivers,  # noqa: F401
-            receivers,  # noqa: F401
-        )
+        from games import bot_receivers  # noqa: F401

@@ -26,9 +26,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Profile
 from engine import STANDARD_START, GameRecord, Position, read_games
 from engine.record import SEVEN_TAG_ROSTER
-from games.models import Game, Profile
+from games.models import Game
 from games.models import Turn as TurnRow
 
 User = get_user_model()

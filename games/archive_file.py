@@ -215,7 +215,7 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
 
 
 def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
-    from games.models import Profile
+    from accounts.models import Profile
     from games.verification import verify_games
 
     User = _user_model()
@@ -274,7 +274,7 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
 
 
 def _import_user(number: int, values: dict[str, Any], user_ids: dict[str, int]) -> None:
-    from games.models import Profile
+    from accounts.models import Profile
 
     User = _user_model()
     username = values.get("username")

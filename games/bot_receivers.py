@@ -2,7 +2,7 @@
 
 They run inside the service's transaction (see games.signals): Event rows
 commit with the change they report, and tasks are queued only after the commit
-(``enqueue``).  Nothing slow happens here: a bot's thinking is always a task,
+(queued after the commit: core.tasks).  Nothing slow happens here: a bot's thinking is always a task,
 never part of a web request.
 """
 
@@ -14,11 +14,10 @@ from typing import Any
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts.models import Profile
 from games import bot_tasks, events, signals
 from games.bots import bot_to_act
-from games.compiled import CompiledValues
-from games.models import BotMatchGame, Challenge, Event, Game, Profile
-from games.tasks import enqueue
+from games.models import BotMatchGame, Challenge, Event, Game
 
 
 def _queue_bot(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
@@ -26,7 +25,7 @@ def _queue_bot(game: Game, profiles: Mapping[int, Profile] | None = None) -> Non
         return  # neither player is a built-in bot: nothing to ask the database
     acting = bot_to_act(game)
     if acting is not None:
-        enqueue(bot_tasks.bot_move, game.pk, acting[1])
+        bot_tasks.bot_move.delay(game.pk, acting[1])
 
 
 def _engine_bot_playing(game: Game, profiles: Mapping[int, Profile]) -> bool:
@@ -45,7 +44,7 @@ def on_challenge_created(sender: Any, challenge: Challenge, **kwargs: Any) -> No
         from games.bots import engine_of
 
         if engine_of(challenge.opponent_id):
-            enqueue(bot_tasks.bot_accept_challenge, challenge.pk)
+            bot_tasks.bot_accept_challenge.delay(challenge.pk)
 
 
 @receiver(signals.game_started, dispatch_uid="bots.game_started")
@@ -103,17 +102,6 @@ def _ended_by_turn(game: Game) -> bool:
     return game.termination in engine_endings and game.ply > 0 and not game.imported
 
 
-# Every finished game asks (few are bot-match games): compiled once.
-_BOT_MATCH_OF_GAME = CompiledValues(
-    lambda game: (
-        BotMatchGame.objects.filter(game_id=game)
-        .order_by("pk")
-        .values_list("match_id", flat=True)[:1]
-    ),
-    int,
-)
-
-
 @receiver(signals.game_finished, dispatch_uid="bots.game_finished")
 def on_game_finished(
     sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
@@ -121,8 +109,12 @@ def on_game_finished(
     if not _ended_by_turn(game):
         events.record_game(game, Event.Type.GAME_FINISH, profiles=profiles)
     if game.rated:
-        enqueue(bot_tasks.rate_game, game.pk)
-    found = _BOT_MATCH_OF_GAME.fetch(game.pk)
-    match_id = found[0] if found else None
+        bot_tasks.rate_game.delay(game.pk)
+    match_id = (
+        BotMatchGame.objects.filter(game_id=game.pk)
+        .order_by("pk")
+        .values_list("match_id", flat=True)
+        .first()
+    )
     if match_id is not None:
-        enqueue(bot_tasks.advance_bot_match, match_id)
+        bot_tasks.advance_bot_match.delay(match_id)

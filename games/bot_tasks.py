@@ -1,6 +1,6 @@
 """Celery tasks for built-in bots, bot matches, ratings and the periodic sweep.
 
-Queued by the receivers in games.bot_receivers through ``games.tasks.enqueue``
+Queued by the receivers in games.bot_receivers (after the commit: core.tasks)
 (after commit).  Each takes ids, is idempotent and has a time limit: a
 redelivered message (acks_late, a worker killed mid-task) does no harm, and the
 sweep re-queues whatever a lost message left waiting.
@@ -103,8 +103,9 @@ def sweep_bots(self: Task) -> dict[str, int]:
     * running bot matches (advance is a no-op when nothing is due);
     * stream events older than EVENT_RETENTION_HOURS are deleted.
     """
+    from accounts.models import Profile
     from games.bots import bot_to_act, setting
-    from games.models import BotMatch, Challenge, Event, Game, Profile
+    from games.models import BotMatch, Challenge, Event, Game
 
     now = timezone.now()
     quiet = now - datetime.timedelta(seconds=setting("BOT_SWEEP_AFTER_SECONDS", 60))

@@ -18,8 +18,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts.models import Profile
 from games import bots, errors, services
-from games.models import BotMatch, Challenge, Profile, RatingChange
+from games.models import BotMatch, Challenge, RatingChange
 from games.ratings import PROVISIONAL_DEVIATION, rating_chart_svg
 
 User = get_user_model()

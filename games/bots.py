@@ -28,9 +28,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from engine.players import PLAYER_NAMES, Player, get_player
 from games import errors, services
-from games.models import BotMatch, BotMatchGame, Color, Game, Profile
+from games.models import BotMatch, BotMatchGame, Color, Game
 
 logger = logging.getLogger(__name__)
 User = get_user_model()
@@ -154,15 +155,10 @@ def bot_to_act(game: Game) -> tuple[int, int] | None:
     `ply` is the number of the turn to play, or 0 for a pie-opening step (placing
     the adaptoids, then choosing a colour).
     """
-    if game.status == Game.Status.ACTIVE:
-        user_id = game.white_id if game.to_move == Color.WHITE else game.black_id
-        ply = game.ply + 1
-    elif game.status == Game.Status.SETUP:
-        # Pie: `white` places the pieces, then `black` chooses a colour.
-        user_id = game.black_id if game.start_position else game.white_id
-        ply = 0
-    else:
+    user_id = game.who_must_act()
+    if user_id is None:
         return None
+    ply = game.ply + 1 if game.status == Game.Status.ACTIVE else 0
     return (user_id, ply) if engine_of(user_id) else None
 
 
@@ -313,10 +309,9 @@ def watch_bot_match_later(*, match_id: int) -> None:
     match runs and queues again whatever waits, so a match never depends on beat.
     """
     from games import bot_tasks
-    from games.tasks import enqueue_later
 
     seconds = float(setting("BOT_MATCH_WATCH_SECONDS", 30))
-    enqueue_later(bot_tasks.watch_bot_match, seconds, match_id, seconds)
+    bot_tasks.watch_bot_match.apply_async((match_id, seconds), countdown=seconds)
 
 
 def waiting_bot_moves(*, match_id: int, quiet_seconds: float) -> list[tuple[int, int]]:

@@ -1,27 +1,18 @@
 """Domain errors raised by games.services.
 
 Each has a stable machine-readable ``code`` (part of the API contract) and a
-human-readable, translatable message.  games.api.errors maps them to HTTP
-statuses in one place; services never think in HTTP.
+human-readable, translatable message.  ``HTTP_STATUS`` below gives their statuses to the
+one exception handler (core.api.errors, registered by GamesConfig.ready); services
+never think in HTTP.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext_lazy as _
+from rest_framework import status
 
-
-class DomainError(Exception):
-    code: str = "domain_error"
-    default_message: Any = _("The request cannot be carried out.")
-
-    def __init__(self, message: Any = None, **details: Any) -> None:
-        self.message = message if message is not None else self.default_message
-        # Extra JSON fields for the client, e.g. {"expected_ply": 5}.
-        self.details = details
-        super().__init__(str(self.message))
-
+# The bases live in core; games' callers reach them as errors.DomainError / InvalidInput.
+from core.errors import DomainError, InvalidInput
 
 # --- 403: who you are ------------------------------------------------------------
 
@@ -74,11 +65,6 @@ class OwnChallenge(DomainError):
 # --- 400: the input is wrong -------------------------------------------------------
 
 
-class InvalidInput(DomainError):
-    code = "invalid"
-    default_message = _("Invalid input.")
-
-
 class UnknownPlayer(DomainError):
     code = "unknown_player"
     default_message = _("There is no player with this name.")
@@ -87,21 +73,6 @@ class UnknownPlayer(DomainError):
 class InvalidSetup(DomainError):
     code = "invalid_setup"
     default_message = _("These cells cannot take the pie setup.")
-
-
-class AccountExists(DomainError):
-    code = "username_taken"
-    default_message = _("This username is taken.")
-
-
-class WeakPassword(DomainError):
-    code = "weak_password"
-    default_message = _("This password is too weak.")
-
-
-class BadCredentials(DomainError):
-    code = "bad_credentials"
-    default_message = _("Wrong username or password.")
 
 
 # --- Bots (games.bots) -------------------------------------------------------------
@@ -142,3 +113,23 @@ class NoVacationDays(DomainError):
 class NotYourBotMatch(DomainError):
     code = "not_your_bot_match"
     default_message = _("Only the player who started this bot match (or staff) can stop it.")
+
+
+HTTP_STATUS: dict[type[DomainError], int] = {
+    NotAPlayer: status.HTTP_403_FORBIDDEN,
+    NotYourChallenge: status.HTTP_403_FORBIDDEN,
+    StalePly: status.HTTP_409_CONFLICT,
+    NotYourTurn: status.HTTP_409_CONFLICT,
+    GameOver: status.HTTP_409_CONFLICT,
+    WrongPhase: status.HTTP_409_CONFLICT,
+    ChallengeClosed: status.HTTP_409_CONFLICT,
+    OwnChallenge: status.HTTP_409_CONFLICT,
+    NoVacationDays: status.HTTP_409_CONFLICT,
+    UnknownPlayer: status.HTTP_400_BAD_REQUEST,
+    InvalidSetup: status.HTTP_400_BAD_REQUEST,
+    InvalidInput: status.HTTP_400_BAD_REQUEST,
+    UnknownBot: status.HTTP_400_BAD_REQUEST,
+    HasPlayedGames: status.HTTP_409_CONFLICT,
+    TooManyBotMatches: status.HTTP_429_TOO_MANY_REQUESTS,
+    NotYourBotMatch: status.HTTP_403_FORBIDDEN,
+}

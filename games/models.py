@@ -1,4 +1,4 @@
-"""Players, challenges, games and turns.
+"""Challenges, games and turns.
 
 The engine (``engine/``) is the only judge of legality: a game stores the
 canonical texts the engine produced, and its cached ``position``/``ply`` are
@@ -25,50 +25,6 @@ class ClockKind(models.TextChoices):
     # Little Golem style: a bank of `days_per_turn` days, `clock_increment` added per
     # turn, capped at the initial bank.
     BANK = "bank", _("Time bank")
-
-
-class TurnEmail(models.TextChoices):
-    EACH = "each", _("An email per game (at most one every few hours)")
-    DIGEST = "digest", _("One daily digest")
-
-
-class Profile(models.Model):
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
-    )
-    display_name = models.CharField(_("display name"), max_length=64, blank=True)
-    is_bot = models.BooleanField(_("bot"), default=False)
-    # Which engine player (engine.players.get_player name) plays for a bot account.
-    bot_engine = models.CharField(_("bot engine player"), max_length=32, blank=True)
-    bot_level = models.PositiveSmallIntegerField(_("bot level"), null=True, blank=True)
-    language = models.CharField(
-        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
-    )
-    email_notifications = models.BooleanField(_("email notifications"), default=True)
-    # Glicko-2 (see games/glicko2.py); stored here so ratings need no later migration.
-    rating = models.FloatField(_("rating"), default=1500.0)
-    rating_deviation = models.FloatField(_("rating deviation"), default=350.0)
-    rating_volatility = models.FloatField(_("rating volatility"), default=0.06)
-    vacation_days_left = models.PositiveSmallIntegerField(_("vacation days left"), default=14)
-    # Correspondence clocks (clocks app): weekends are Saturday and Sunday in this zone.
-    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
-    # Spend a vacation day instead of losing on time.
-    auto_vacation = models.BooleanField(_("automatic vacation"), default=True)
-    # Set while on vacation: all clocks of this player stop (games that allow it).
-    vacation_started = models.DateTimeField(_("on vacation since"), null=True, blank=True)
-    vacation_until = models.DateTimeField(_("vacation ends"), null=True, blank=True)
-    # The calendar year `vacation_days_left` belongs to (a new year refills it).
-    vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=0)
-    turn_email = models.CharField(
-        _("your-turn emails"), max_length=8, choices=TurnEmail.choices, default=TurnEmail.EACH
-    )
-
-    class Meta:
-        verbose_name = _("profile")
-        verbose_name_plural = _("profiles")
-
-    def __str__(self) -> str:
-        return self.display_name or self.user.get_username()
 
 
 class Challenge(models.Model):
@@ -261,6 +217,23 @@ class Game(models.Model):
             return Color.BLACK
         return None
 
+    def color_to_act(self) -> str | None:
+        """Who must act now, as a colour: the side to move in an active game; in a pie
+        setup, White places the adaptoids and then Black chooses the colours; None once
+        finished.  The one answer to this question (clocks, bots, pages, notifications)."""
+        if self.status == self.Status.ACTIVE:
+            return self.to_move
+        if self.status == self.Status.SETUP:
+            return Color.BLACK if self.start_position else Color.WHITE
+        return None
+
+    def who_must_act(self) -> int | None:
+        """The user id of the player who must act now (see color_to_act), or None."""
+        color = self.color_to_act()
+        if color is None:
+            return None
+        return self.white_id if color == Color.WHITE else self.black_id
+
     @property
     def to_move(self) -> str | None:
         """Whose turn it is (\"white\"/\"black\"), None unless the game is active."""
@@ -296,30 +269,6 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.ply} {self.text}"
-
-
-class ApiToken(models.Model):
-    """A bearer token. Only its SHA-256 is stored; the secret is shown once.
-
-    The token the client holds is ``<prefix>.<secret>``; the prefix finds the row,
-    the hash of the whole token proves it.
-    """
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
-    )
-    prefix = models.CharField(_("prefix"), max_length=16, unique=True)
-    digest = models.CharField(_("SHA-256"), max_length=64)
-    created = models.DateTimeField(_("created"), auto_now_add=True)
-    last_used = models.DateTimeField(_("last used"), null=True, blank=True)
-    revoked = models.DateTimeField(_("revoked"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("API token")
-        verbose_name_plural = _("API tokens")
-
-    def __str__(self) -> str:
-        return f"{self.prefix}… ({self.user.get_username()})"
 
 
 # Bots, bot matches, rating history and stream events live in their own module.

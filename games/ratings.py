@@ -16,8 +16,9 @@ from html import escape
 
 from django.db import transaction
 
+from accounts.models import Profile
 from games import glicko2
-from games.models import Game, Profile, RatingChange
+from games.models import Game, RatingChange
 
 # Above this deviation a rating is provisional (shown with "?"), as on lichess.
 PROVISIONAL_DEVIATION = 110.0

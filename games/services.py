@@ -9,33 +9,23 @@ and format.  The hooks in ``games.signals`` let other apps react.
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import secrets
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.auth.password_validation import validate_password
 from django.contrib.postgres.expressions import ArraySubquery
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef, QuerySet
+from django.db.models import OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from clocks import state as clock
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.compiled import (
-    CompiledInsert,
-    CompiledQuery,
-    CompiledUpdate,
-    CompiledValues,
-    atomic_batch,
-)
-from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
+from games.models import Challenge, ClockKind, Color, Game
 from games.models import Turn as TurnRow
 
 if TYPE_CHECKING:
@@ -44,92 +34,6 @@ if TYPE_CHECKING:
 User = get_user_model()
 
 MAX_DAYS_PER_TURN = 30
-
-
-# --- Accounts and tokens -------------------------------------------------------------
-
-
-def register_account(*, username: str, password: str) -> AbstractBaseUser:
-    """Create a player; the password must pass Django's validators."""
-    username = (username or "").strip()
-    field = User._meta.get_field(User.USERNAME_FIELD)
-    try:
-        field.run_validators(username)
-        if not username:
-            raise ValidationError(_("A username is required."))
-    except ValidationError as exc:
-        raise errors.InvalidInput(
-            " ".join(exc.messages), fields={"username": exc.messages}
-        ) from None
-    with transaction.atomic():
-        if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
-            raise errors.AccountExists(
-                fields={"username": [str(errors.AccountExists.default_message)]}
-            )
-        candidate = User(**{User.USERNAME_FIELD: username})
-        try:
-            validate_password(password, user=candidate)
-        except ValidationError as exc:
-            raise errors.WeakPassword(
-                " ".join(exc.messages), fields={"password": exc.messages}
-            ) from None
-        candidate.set_password(password)
-        try:
-            with transaction.atomic():
-                candidate.save()
-        except IntegrityError:  # the same name registered concurrently
-            raise errors.AccountExists() from None
-    return candidate
-
-
-def _token_digest(raw: str) -> str:
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
-def issue_token(*, username: str, password: str) -> str:
-    """Check the credentials and return a new bearer token (shown only this once)."""
-    user = authenticate(username=username, password=password)
-    if user is None:
-        raise errors.BadCredentials()
-    prefix = secrets.token_hex(6)
-    raw = f"{prefix}.{secrets.token_urlsafe(32)}"
-    ApiToken.objects.create(user=user, prefix=prefix, digest=_token_digest(raw))
-    return raw
-
-
-# Compiled once: every API request with a token runs it.
-_ACTIVE_TOKEN = CompiledQuery(
-    lambda prefix: (
-        ApiToken.objects.select_related("user")
-        .filter(prefix=prefix, revoked__isnull=True)
-        .order_by("pk")[:1]
-    ),
-    str,
-)
-
-
-def user_for_token(raw: str) -> AbstractBaseUser | None:
-    """The active user a bearer token belongs to, or None (unknown, revoked, inactive)."""
-    prefix, dot, _secret = raw.partition(".")
-    if not dot or not prefix:
-        return None
-    found = _ACTIVE_TOKEN.fetch(prefix)
-    token = found[0] if found else None
-    if (
-        token is None
-        or not secrets.compare_digest(token.digest, _token_digest(raw))
-        or not token.user.is_active
-    ):
-        return None
-    now = timezone.now()
-    # Write at most once a minute per token: authentication must not cost a write per request.
-    if token.last_used is None or now - token.last_used > datetime.timedelta(minutes=1):
-        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
-    return token.user
-
-
-def revoke_token(*, token: ApiToken) -> None:
-    ApiToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
 
 
 # --- Challenges ------------------------------------------------------------------------
@@ -356,47 +260,20 @@ def start_game(
     return game
 
 
-# The players and their profiles come in the same query (the clock and the receivers of
-# turn_played need them: see player_profiles), but only the game row is locked: other
-# games of the same players must not wait.  Compiled once: every turn runs it.
-def _locked_game_query(pk: int) -> QuerySet[Game]:
+def _locked_game(game: Game) -> Game:
+    """The game row, locked, with both players and their profiles (the clock and the
+    receivers of turn_played need them: see player_profiles).  Only the game row is
+    locked: other games of the same players must not wait.  On PostgreSQL the stored
+    turns' texts come in the same round trip (play_turn replays them)."""
     games = (
         Game.objects.select_for_update(of=("self",))
         .select_related("white__profile", "black__profile")
-        .filter(pk=pk)
+        .filter(pk=game.pk)
     )
     if connection.vendor == "postgresql":
-        # The stored turns' texts in the same round trip (play_turn replays them).
         texts = TurnRow.objects.filter(game=OuterRef("pk")).order_by("ply").values("text")
         games = games.annotate(stored_turn_texts=ArraySubquery(texts))
-    return games
-
-
-_LOCKED_GAME = CompiledQuery(_locked_game_query, int)
-
-
-# What every turn writes, each statement built once (see games.compiled); in play_turn
-# these and the receivers' event and notification rows are sent as one statement.
-_INSERT_TURN = CompiledInsert(TurnRow, batchable=True)
-_SAVE_TURN = CompiledUpdate(
-    Game, ["position", "ply", *clock.CLOCK_FIELDS, "updated"], batchable=True
-)
-_SAVE_FINISH = CompiledUpdate(
-    Game, ["status", "result", "termination", "finished", "deadline", "updated"], batchable=True
-)
-_TURN_TEXTS = CompiledValues(
-    lambda game: (
-        TurnRow.objects.filter(game_id=game).order_by("ply").values_list("text", flat=True)
-    ),
-    int,
-)
-
-
-def _locked_game(game: Game) -> Game:
-    found = _LOCKED_GAME.fetch(game.pk)
-    if not found:
-        raise Game.DoesNotExist(f"Game matching query does not exist (pk={game.pk}).")
-    return found[0]
+    return games.get()
 
 
 def player_profiles(game: Game) -> dict[int, Profile]:
@@ -496,7 +373,7 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
     turn = Turn.parse(text)  # syntax first: garbage is a 400 whatever the game state
     canonical = str(turn)
     try:
-        with atomic_batch():
+        with transaction.atomic():
             game = _locked_game(game)
             color = _require_player(game, player)
             previous = (
@@ -526,18 +403,19 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             clock.check_deadline(game=game, now=now)
             turn_texts = getattr(game, "stored_turn_texts", None)
             if turn_texts is None:  # not PostgreSQL: a query of its own
-                turn_texts = _TURN_TEXTS.fetch(game.pk)
+                turn_texts = list(
+                    TurnRow.objects.filter(game=game).order_by("ply").values_list("text", flat=True)
+                )
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
             position.push(checked)
-            row = TurnRow(game=game, ply=ply, text=str(checked), player=player)
-            _INSERT_TURN.insert([row])
+            row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
             game.position = str(position)
             game.ply = ply
             profiles = player_profiles(game)
             # ...and start the opponent's (their profile: vacation, time zone).
             clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
-            _SAVE_TURN.update(game)
+            game.save(update_fields=["position", "ply", *clock.CLOCK_FIELDS, "updated"])
             # The answer is built from these texts: no query for the turns again.
             game.turn_texts = [*turn_texts, row.text]
             outcome = position.outcome()
@@ -636,7 +514,9 @@ def finish_game(
         game.termination = termination
         game.finished = timezone.now()
         game.deadline = None
-        _SAVE_FINISH.update(game)
+        game.save(
+            update_fields=["status", "result", "termination", "finished", "deadline", "updated"]
+        )
         # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)
     return game

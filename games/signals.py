@@ -3,8 +3,8 @@
 Services send these *inside* their database transaction, after the change is
 saved, so a receiver's own database writes (a rating update, a tournament
 standing) commit or roll back together with the game.  A receiver that talks
-to the outside world (mail, a Celery task) must defer that with
-``transaction.on_commit`` — see ``games.tasks.enqueue``.
+to the outside world defers it to the commit: a Celery task's ``delay`` does
+(core.tasks.AfterCommitTask); anything else uses ``transaction.on_commit``.
 
 * ``game_started(sender=Game, game)`` — a game became active (standard opening
   at accept time, pie opening once the colour is chosen).
@@ -18,11 +18,6 @@ locked game: use them instead of querying (a turn is the hottest write of the si
 It may be None (a sender without them) or lack a user without a profile row: fall
 back to a query then.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
-
-``play_turn`` runs in ``games.compiled.atomic_batch``: the turn's rows and the rows the
-receivers write with a *batchable* ``CompiledInsert`` go to the database in one
-statement, sent before any other statement (a receiver's read sees them) and before
-the commit; such a row's ``pk`` is set only then (see ``games.tasks.enqueue_with_key``).
 
 Connect with ``@receiver(turn_played)`` in your app's ``receivers.py`` imported
 from ``AppConfig.ready``.

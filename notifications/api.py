@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import ErrorSerializer
+from core.api import ErrorSerializer
 from notifications import services
 from notifications.models import Kind, Notification
 

@@ -7,16 +7,16 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from accounts.models import Profile
 from games import signals
-from games.models import Challenge, Game, Profile
+from games.models import Challenge, Game
 from notifications.models import Kind
 from notifications.services import notify, opponent_name
 
 
 def _your_turn(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
-    from clocks.state import mover_id
 
-    user_id = mover_id(game)
+    user_id = game.who_must_act()
     if user_id is None:
         return
     user = game.white if user_id == game.white_id else game.black

@@ -26,14 +26,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.compiled import CompiledInsert
-from games.models import Game, Profile, TurnEmail
+from accounts.models import Profile, TurnEmail
+from games.models import Game
 from notifications.models import EmailState, Kind, Notification
 
 logger = logging.getLogger(__name__)
@@ -42,10 +42,6 @@ User = get_user_model()
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # A sender that claimed an email this long ago without finishing has died.
 STALE_CLAIM = dt.timedelta(minutes=15)
-# Every turn notifies the next mover: the statement is built once, and sent with the
-# turn's other writes (see games.compiled): the row's key is known only once sent.
-_INSERT_NOTIFICATION = CompiledInsert(Notification, batchable=True)
-_INSERT_NOTIFICATION_ONCE = CompiledInsert(Notification, skip_conflicts=True)
 # Emailing these does not make sense (the list on the site shows them).
 SITE_ONLY_KINDS: frozenset[str] = frozenset()
 
@@ -126,16 +122,17 @@ def notify(
         digest=digest,
     )
     if dedupe_key:
-        # A duplicate key is skipped, and must not spoil the caller's transaction.
-        if not _INSERT_NOTIFICATION_ONCE.insert([row]):
+        try:
+            with transaction.atomic():  # a duplicate must not spoil the caller's transaction
+                row.save()
+        except IntegrityError:  # the unique (user, dedupe_key) constraint: already told
             return None
     else:
-        _INSERT_NOTIFICATION.insert([row])
+        row.save()
     if state == EmailState.PENDING:
-        from games.tasks import enqueue_with_key
         from notifications.tasks import send_notification_email
 
-        enqueue_with_key(send_notification_email, row)
+        send_notification_email.delay(row.pk)  # sent after the commit (core.tasks)
     return row
 
 

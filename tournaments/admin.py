@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import DomainError
+from core.errors import DomainError
 from tournaments import services
 from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
 

@@ -7,9 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from games.api.errors import DOMAIN_STATUS
+        from core.api.errors import register_statuses
         from tournaments import receivers  # noqa: F401  (connects the game-finished receiver)
         from tournaments.errors import HTTP_STATUS
 
         # One exception handler for the whole API: it learns our errors' statuses here.
-        DOMAIN_STATUS.update(HTTP_STATUS)
+        register_statuses(HTTP_STATUS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput
 
 
 class NotOrganiser(DomainError):

@@ -38,11 +38,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import Profile
+from core.errors import DomainError
 from games import services as game_services
-from games.compiled import CompiledQuery
-from games.errors import DomainError
-from games.models import Game, Profile
-from games.tasks import enqueue
+from games.models import Game
 from tournaments import errors, pairing
 from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
 from tournaments.pairing import Outcome, PlayerEntry, RoundResult
@@ -586,7 +585,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             # Only byes and forfeits: nothing will finish this round but us.
             from tournaments.tasks import advance_tournament
 
-            enqueue(advance_tournament, tournament_id)
+            advance_tournament.delay(tournament_id)
     return round_
 
 
@@ -653,18 +652,6 @@ def _board(
     return row
 
 
-# Every finished game asks (most games are not tournament games): compiled once.
-_LOCKED_PAIRING_OF_GAME = CompiledQuery(
-    lambda game: (
-        Pairing.objects.select_for_update(of=("self",))
-        .select_related("white", "black", "round")
-        .filter(game_id=game)
-        .order_by("pk")[:1]
-    ),
-    int,
-)
-
-
 def record_game_result(*, game: Game) -> Pairing | None:
     """Score a finished tournament game on its board (called inside the game's transaction).
 
@@ -673,8 +660,13 @@ def record_game_result(*, game: Game) -> Pairing | None:
     pie opening the board takes the colours actually played.  When the round is
     complete the ``advance_tournament`` task is queued (after commit).
     """
-    found = _LOCKED_PAIRING_OF_GAME.fetch(game.pk)
-    row = found[0] if found else None
+    row = (
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("white", "black", "round")
+        .filter(game_id=game.pk)
+        .order_by("pk")
+        .first()
+    )
     if row is None or row.white_outcome or row.black is None:
         return row
     if game.white_id != row.white.user_id:
@@ -695,7 +687,7 @@ def record_game_result(*, game: Game) -> Pairing | None:
     if not Pairing.objects.filter(round_id=row.round_id, white_outcome="").exists():
         from tournaments.tasks import advance_tournament
 
-        enqueue(advance_tournament, tournament_id)
+        advance_tournament.delay(tournament_id)  # after the commit (core.tasks)
     return row
 
 

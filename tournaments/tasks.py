@@ -2,7 +2,7 @@
 
 Thin: they take ids and call ``tournaments.services``, whose guarded state
 changes make them idempotent (a round is paired exactly once however often, or
-concurrently, a task runs).  Queued with ``games.tasks.enqueue`` (after commit);
+concurrently, a task runs).  Queued after commit (core.tasks.AfterCommitTask);
 ``acks_late`` with reject-on-worker-lost means a worker killed mid-way has its
 message redelivered, and the rolled-back transaction is simply redone.
 """
@@ -12,8 +12,6 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-
-from games.tasks import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -58,5 +56,5 @@ def tournament_heartbeat() -> dict[str, list[int]]:
     started = start_due_tournaments()
     waiting = running_tournaments_to_advance()
     for tournament_id in waiting:
-        enqueue(advance_tournament, tournament_id)
+        advance_tournament.delay(tournament_id)
     return {"started": started, "advanced": waiting}

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.errors import DomainError
+from core.errors import DomainError
 from tournaments import errors, services
 from tournaments.api.views import filter_by_status, text_download, tournaments_queryset
 from tournaments.forms import TIEBREAK_LABELS, TournamentForm

@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
-from games.models import Profile
+from accounts.models import Profile
 
 SESSION_KEY = "adaptoid_language"
 

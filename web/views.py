@@ -26,6 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
+from accounts import services as account_services
+from accounts.models import ApiToken, Profile
 from engine import (
     IllegalTurnError,
     InvalidPositionError,
@@ -34,7 +36,7 @@ from engine import (
     Turn,
 )
 from games import archive, errors, services
-from games.models import ApiToken, Challenge, Game, Profile
+from games.models import Challenge, Game
 from web import forms
 from web.board import board_svg, turn_cells
 from web.engine_messages import translate_reason
@@ -164,7 +166,7 @@ def home(request: HttpRequest) -> HttpResponse:
             status__in=[Game.Status.ACTIVE, Game.Status.SETUP],
         )
         for game in mine.order_by("deadline", "-id")[:100]:
-            (your_turn if is_users_turn(game, request.user) else waiting).append(game)
+            (your_turn if game.who_must_act() == request.user.pk else waiting).append(game)
     recent = _games().filter(status=Game.Status.FINISHED).order_by("-finished", "-id")[:10]
     context = {
         "your_turn": your_turn,
@@ -173,12 +175,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "tournaments": running_tournaments(),
     }
     return render(request, "web/home.html", context)
-
-
-def is_users_turn(game: Game, user: Any) -> bool:
-    if game.status == Game.Status.SETUP:
-        return user.pk == (game.black_id if game.start_position else game.white_id)
-    return game.to_move is not None and game.color_of(user.pk) == game.to_move
 
 
 def rules(request: HttpRequest) -> HttpResponse:
@@ -203,7 +199,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = forms.SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = services.register_account(
+            user = account_services.register_account(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
         except errors.DomainError as exc:
@@ -269,7 +265,7 @@ def create_token(request: HttpRequest) -> HttpResponse:
     if token_form.is_valid():
         new_token = run(
             request,
-            lambda: services.issue_token(
+            lambda: account_services.issue_token(
                 username=request.user.get_username(), password=token_form.cleaned_data["password"]
             ),
         )
@@ -280,7 +276,7 @@ def create_token(request: HttpRequest) -> HttpResponse:
 @require_POST
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
-    services.revoke_token(token=token)
+    account_services.revoke_token(token=token)
     messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
     return redirect("web:settings")
 

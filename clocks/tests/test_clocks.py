@@ -13,13 +13,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from accounts.models import Profile
 from clocks import services
 from clocks.arithmetic import DAY, HOUR
 from clocks.services import Expiry
 from clocks.state import clock_state, start_clock
 from games import errors
 from games import services as games
-from games.models import Game, Profile
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 

@@ -19,11 +19,12 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
+from accounts.models import Profile
 from clocks import services
 from clocks.services import Expiry
 from games import errors, signals
 from games import services as games
-from games.models import Game, Profile, Turn
+from games.models import Game, Turn
 from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db(transaction=True)

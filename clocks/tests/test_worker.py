@@ -13,10 +13,11 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from accounts.models import Profile
 from clocks import services
 from clocks.tasks import sweep_clocks
 from games import services as games
-from games.models import Game, Profile
+from games.models import Game
 from notifications.models import EmailState, Notification
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from accounts import services as account_services
 from config.tests.servers import free_port
 from games import services
 
@@ -118,10 +119,10 @@ def _get(port: int, path: str, token: str | None = None) -> http.client.HTTPResp
 @pytest.mark.django_db(transaction=True)
 def test_pages_to_web_and_the_stream_to_its_service_unbuffered(site: dict[str, object]) -> None:
     port = int(site["port"])  # type: ignore[call-overload]
-    white = services.register_account(username="proxy-white", password=PASSWORD)
-    black = services.register_account(username="proxy-black", password=PASSWORD)
+    white = account_services.register_account(username="proxy-white", password=PASSWORD)
+    black = account_services.register_account(username="proxy-black", password=PASSWORD)
     game = services.start_game(white=white, black=black, rated=False)
-    token = services.issue_token(username="proxy-white", password=PASSWORD)
+    token = account_services.issue_token(username="proxy-white", password=PASSWORD)
 
     assert _get(port, "/api/v1/schema").status == 200
 

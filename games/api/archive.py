@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api import ErrorSerializer
 from games import archive
-from games.api.serializers import ErrorSerializer
 
 
 def _renderer(fmt: str, media_type: str) -> type[BaseRenderer]:

@@ -15,10 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import Profile
+from core.api import ErrorSerializer
+from core.api import Pagination as GamePagination
+from core.api import error_responses as _errors
 from games import bots
-from games.api.serializers import ErrorSerializer
-from games.api.views import GamePagination, _errors
-from games.models import BotMatch, Profile, RatingChange
+from games.models import BotMatch, RatingChange
 from games.ratings import is_provisional
 
 User = get_user_model()

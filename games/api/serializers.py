@@ -9,17 +9,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.api import ErrorSerializer  # noqa: F401  (re-exported for the views)
 from games.models import Challenge, ClockKind, Color, Game
 from games.services import MAX_DAYS_PER_TURN
 
 # --- Requests ------------------------------------------------------------------------
-
-
-class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, trim_whitespace=True)
-    password = serializers.CharField(
-        max_length=256, trim_whitespace=False, style={"input_type": "password"}
-    )
 
 
 class ClockRequestSerializer(serializers.Serializer):
@@ -126,15 +120,6 @@ class ChallengeFilterSerializer(serializers.Serializer):
 
 
 # --- Answers ---------------------------------------------------------------------------
-
-
-class AccountSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
 
 
 class ClockSerializer(serializers.Serializer):
@@ -249,14 +234,6 @@ class RecordSerializer(serializers.Serializer):
     turns = serializers.ListField(child=serializers.CharField())
     result = serializers.CharField()
     text = serializers.CharField(help_text=_("The same record as .agn text."))
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    error = serializers.CharField()
-    fields = serializers.DictField(
-        required=False, help_text=_("Per-field messages (code 'invalid').")
-    )
 
 
 def game_payload(game: Game) -> dict[str, Any]:

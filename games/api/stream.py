@@ -24,7 +24,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from games.api.views import _errors
+from core.api import error_responses as _errors
 from games.events import event_lines
 
 NDJSON = "application/x-ndjson"

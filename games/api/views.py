@@ -12,37 +12,19 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.throttling import TurnsThrottle
+from core.api import Pagination
+from core.api import error_responses as _errors
 from games import services
 from games.api import serializers as s
-from games.api.throttling import AccountsThrottle, TokenThrottle, TurnsThrottle
 from games.models import Challenge, Game
 
 User = get_user_model()
-
-
-def _errors(*codes: int, **described: str) -> dict[int, OpenApiResponse]:
-    """OpenAPI entries for error answers: every one has the {code, error} body."""
-    descriptions = {
-        400: "Invalid input (code `invalid`, with `fields`) or another 400 code of this endpoint",
-        401: "Missing or invalid token (`not_authenticated`, `authentication_failed`)",
-        403: "Not allowed (`not_a_player`, `not_your_challenge`, `permission_denied`)",
-        404: "No such object (`not_found`)",
-        409: "The state does not allow it",
-        422: "The engine refuses the turn (`illegal_turn`, with its reason)",
-        429: "Too many requests (`throttled`); see the Retry-After header",
-    }
-    return {
-        code: OpenApiResponse(
-            s.ErrorSerializer, description=described.get(f"e{code}", descriptions[code])
-        )
-        for code in codes
-    }
 
 
 def _games() -> QuerySet[Game]:
@@ -52,12 +34,6 @@ def _games() -> QuerySet[Game]:
 
 def _game_response(game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
     return Response(s.GameSerializer(_games().get(pk=game_id)).data, status=http_status)
-
-
-class GamePagination(PageNumberPagination):
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
 
 
 class PlainTextRenderer(BaseRenderer):
@@ -71,63 +47,11 @@ class PlainTextRenderer(BaseRenderer):
         return data.encode("utf-8") if isinstance(data, str) else str(data).encode("utf-8")
 
 
-# --- Accounts ----------------------------------------------------------------------------
-
-
-class AccountsView(APIView):
-    permission_classes = [permissions.AllowAny]
-    authentication_classes: list[type] = []
-    throttle_classes = [AccountsThrottle]
-
-    @extend_schema(
-        operation_id="create_account",
-        request=s.CredentialsSerializer,
-        responses={
-            201: s.AccountSerializer,
-            **_errors(
-                400,
-                429,
-                e400="Invalid username (`invalid`) or weak password (`weak_password`, with the reasons)",
-            ),
-            409: OpenApiResponse(s.ErrorSerializer, description="`username_taken`"),
-        },
-        auth=[],
-    )
-    def post(self, request: Request) -> Response:
-        data = s.CredentialsSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = services.register_account(**data.validated_data)
-        return Response(
-            {"id": user.pk, "username": user.get_username()}, status=status.HTTP_201_CREATED
-        )
-
-
-class TokenView(APIView):
-    permission_classes = [permissions.AllowAny]
-    authentication_classes: list[type] = []
-    throttle_classes = [TokenThrottle]
-
-    @extend_schema(
-        operation_id="create_token",
-        request=s.CredentialsSerializer,
-        responses={
-            200: s.TokenSerializer,
-            **_errors(400, 429),
-            401: OpenApiResponse(s.ErrorSerializer, description="`bad_credentials`"),
-        },
-        auth=[],
-    )
-    def post(self, request: Request) -> Response:
-        data = s.CredentialsSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response({"token": services.issue_token(**data.validated_data)})
-
-
 # --- Challenges --------------------------------------------------------------------------
 
 
 class ChallengesView(APIView):
-    pagination_class = GamePagination  # documents the paginated answer in the schema
+    pagination_class = Pagination  # documents the paginated answer in the schema
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -145,7 +69,7 @@ class ChallengesView(APIView):
             ).exclude(created_by=request.user)
         else:
             challenges = challenges.filter(Q(created_by=request.user) | Q(opponent=request.user))
-        paginator = GamePagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(challenges, request, view=self)
         return paginator.get_paginated_response(s.ChallengeSerializer(page, many=True).data)
 
@@ -238,7 +162,7 @@ class CancelChallengeView(APIView):
 
 
 class GamesView(APIView):
-    pagination_class = GamePagination  # documents the paginated answer in the schema
+    pagination_class = Pagination  # documents the paginated answer in the schema
 
     @extend_schema(
         operation_id="list_games",
@@ -260,7 +184,7 @@ class GamesView(APIView):
             games = games.filter(created__gte=filters["since"])
         if "until" in filters:
             games = games.filter(created__lt=filters["until"])
-        paginator = GamePagination()
+        paginator = Pagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(s.GameSerializer(page, many=True).data)
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.models import Profile
 from games import bots
-from games.models import Profile
 
 
 @pytest.fixture

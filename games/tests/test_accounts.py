@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from games.models import ApiToken, Profile
+from accounts.models import ApiToken, Profile
 
 pytestmark = pytest.mark.django_db
 

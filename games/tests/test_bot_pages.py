@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import Profile
 from games import bots, services
-from games.models import BotMatch, BotMatchGame, Challenge, Profile
+from games.models import BotMatch, BotMatchGame, Challenge
 from games.ratings import rate_finished_game
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
+from accounts.models import Profile
 from games import bots, services
-from games.models import BotMatch, BotMatchGame, Game, Profile
+from games.models import BotMatch, BotMatchGame, Game
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -245,7 +246,7 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
 
     moves: list[tuple[int, int]] = []
     watches: list[tuple[Any, Any]] = []
-    # Moves are sent both ways: delay() by the tasks, apply_async() by games.tasks.enqueue.
+    # Moves are sent both ways: delay() by the receivers, apply_async() by the watch.
     monkeypatch.setattr(bot_tasks.bot_move, "delay", lambda *args: moves.append(args))
     monkeypatch.setattr(
         bot_tasks.bot_move, "apply_async", lambda args, *a, **kw: moves.append(tuple(args))

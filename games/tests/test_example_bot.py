@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Profile
 from games import bots, services
-from games.models import Game, Profile
+from games.models import Game
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -23,9 +23,11 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
+from accounts import services as account_services
+from accounts.models import ApiToken
 from conftest import PASSWORD
 from games import services
-from games.models import ApiToken, Game
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -251,8 +253,8 @@ def world() -> World:
         ("black", "bob"),
         ("staff", "root"),
     ):
-        users[persona] = services.register_account(username=username, password=PASSWORD)
-        tokens[persona] = services.issue_token(username=username, password=PASSWORD)
+        users[persona] = account_services.register_account(username=username, password=PASSWORD)
+        tokens[persona] = account_services.issue_token(username=username, password=PASSWORD)
     User.objects.filter(pk=users["staff"].pk).update(is_staff=True)
     users["staff"].refresh_from_db()
     game = services.start_game(white=users["white"], black=users["black"])

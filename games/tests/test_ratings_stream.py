@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from accounts.models import Profile
 from games import bots, glicko2, services
 from games.events import event_lines
-from games.models import Event, Profile, RatingChange
+from games.models import Event, RatingChange
 from games.ratings import rate_finished_game, rating_chart_svg
 
 pytestmark = pytest.mark.django_db

@@ -28,9 +28,10 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from accounts.models import Profile
 from config.celery import app as celery_app
 from games import services
-from games.models import Game, Profile, Turn
+from games.models import Game, Turn
 from games.verification import verify_games
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

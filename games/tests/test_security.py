@@ -17,9 +17,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from accounts import services as account_services
+from accounts.models import ApiToken, Profile
 from config.celery import app as celery_app
 from games import services
-from games.models import ApiToken, Game, Profile
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +115,7 @@ def test_tokens_are_stored_hashed_and_revoked_tokens_refused(alice) -> None:
     assert answer.status_code == 401 and answer.json()["code"] == "authentication_failed"
     # A token of the same prefix with another secret is refused too.
     forged = f"{token.prefix}.{'A' * 43}"
-    assert services.user_for_token(forged) is None
+    assert account_services.user_for_token(forged) is None
 
 
 def test_oversized_json_body_is_refused_not_a_server_error(api) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache, caches
 
-from games.api.throttling import TurnsThrottle
+from accounts.throttling import TurnsThrottle
 
 _players = itertools.count(10_000_000)
 

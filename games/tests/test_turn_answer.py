@@ -13,9 +13,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
+from accounts.models import Profile
 from games import services
 from games.api.serializers import GameSerializer, game_answer
-from games.models import ClockKind, Game, Profile
+from games.models import ClockKind, Game
 
 pytestmark = pytest.mark.django_db
 

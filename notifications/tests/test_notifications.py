@@ -13,9 +13,10 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Profile
 from clocks import services as clocks
 from games import services as games
-from games.models import Game, Profile
+from games.models import Game
 from notifications import services
 from notifications.models import EmailState, Kind, Notification
 from notifications.tasks import send_notification_email

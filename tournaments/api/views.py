@@ -1,6 +1,6 @@
 """Tournaments API: views parse, call tournaments.services, and format.
 
-Domain errors go to the platform's one exception handler (games.api.errors).
+Domain errors go to the platform's one exception handler (core.api.errors).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import ErrorSerializer
-from games.api.views import GamePagination
+from core.api import ErrorSerializer
+from core.api import Pagination as GamePagination
 from tournaments import services
 from tournaments.api import serializers as s
 from tournaments.models import Pairing, Participant, Tournament

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from accounts.models import Profile
 from games import services
-from games.models import Profile
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 

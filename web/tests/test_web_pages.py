@@ -7,9 +7,11 @@ import re
 import pytest
 from django.core import mail
 
+from accounts import services as account_services
+from accounts.models import ApiToken, Profile
 from engine import Position
 from games import services
-from games.models import ApiToken, Challenge, Game, Profile
+from games.models import Challenge, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -116,12 +118,12 @@ def test_settings_save_profile_and_token_is_shown_once_then_revoked(web_alice, a
     before = ApiToken.objects.filter(user=alice.user).count()
     page = web_alice.post("/settings/token/", {"password": PASSWORD})
     token = re.search(r'id="new-token">([^<]+)<', page.content.decode()).group(1)
-    assert services.user_for_token(token) == alice.user
+    assert account_services.user_for_token(token) == alice.user
     assert ApiToken.objects.filter(user=alice.user).count() == before + 1
     assert token not in web_alice.get("/settings/").content.decode()
     row = ApiToken.objects.filter(user=alice.user).latest("created")
     web_alice.post(f"/settings/token/{row.pk}/revoke/")
-    assert services.user_for_token(token) is None
+    assert account_services.user_for_token(token) is None
 
 
 def test_wrong_password_creates_no_token(web_alice, alice) -> None:

@@ -11,10 +11,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from accounts.models import Profile
 from clocks import services
-from clocks.state import mover_id
 from games import errors
-from games.models import Game, Profile
+from games.models import Game
 
 
 class Command(BaseCommand):
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
             raise CommandError(f"There is no game {game_id}.")
-        player_id = mover_id(game)
+        player_id = game.who_must_act()
         if player_id is None:
             raise CommandError(f"Game {game_id} is over: its clocks do not run.")
         if options["no_auto_vacation"]:

@@ -9,7 +9,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
-from games.services import user_for_token
+from accounts.services import user_for_token
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -40,7 +40,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "games.api.authentication.BearerTokenAuthentication"
+    target_class = "accounts.authentication.BearerTokenAuthentication"
     name = "bearerAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

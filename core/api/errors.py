@@ -1,11 +1,14 @@
 """The single place where engine and domain errors become HTTP answers.
 
 Every error body is JSON with a machine-readable ``code`` and a human-readable
-``error``; validation errors add ``fields``.
+``error``; validation errors add ``fields``.  Each app registers the statuses of its
+own domain errors from its ``AppConfig.ready`` (``register_statuses``); an error
+class without one inherits its nearest registered base's, else 400.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -15,30 +18,10 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from core.errors import DomainError, InvalidInput
 from engine import IllegalTurnError, InvalidPositionError, InvalidTurnError
-from games import errors
 
-DOMAIN_STATUS: dict[type[errors.DomainError], int] = {
-    errors.NotAPlayer: status.HTTP_403_FORBIDDEN,
-    errors.NotYourChallenge: status.HTTP_403_FORBIDDEN,
-    errors.StalePly: status.HTTP_409_CONFLICT,
-    errors.NotYourTurn: status.HTTP_409_CONFLICT,
-    errors.GameOver: status.HTTP_409_CONFLICT,
-    errors.WrongPhase: status.HTTP_409_CONFLICT,
-    errors.ChallengeClosed: status.HTTP_409_CONFLICT,
-    errors.OwnChallenge: status.HTTP_409_CONFLICT,
-    errors.NoVacationDays: status.HTTP_409_CONFLICT,
-    errors.AccountExists: status.HTTP_409_CONFLICT,
-    errors.BadCredentials: status.HTTP_401_UNAUTHORIZED,
-    errors.UnknownPlayer: status.HTTP_400_BAD_REQUEST,
-    errors.InvalidSetup: status.HTTP_400_BAD_REQUEST,
-    errors.WeakPassword: status.HTTP_400_BAD_REQUEST,
-    errors.InvalidInput: status.HTTP_400_BAD_REQUEST,
-    errors.UnknownBot: status.HTTP_400_BAD_REQUEST,
-    errors.HasPlayedGames: status.HTTP_409_CONFLICT,
-    errors.TooManyBotMatches: status.HTTP_429_TOO_MANY_REQUESTS,
-    errors.NotYourBotMatch: status.HTTP_403_FORBIDDEN,
-}
+_DOMAIN_STATUS: dict[type[DomainError], int] = {InvalidInput: status.HTTP_400_BAD_REQUEST}
 
 # Engine errors: checked most specific first (an illegal turn may subclass an invalid one).
 ENGINE_ERRORS: list[tuple[type[Exception], int, str]] = [
@@ -48,10 +31,15 @@ ENGINE_ERRORS: list[tuple[type[Exception], int, str]] = [
 ]
 
 
-def _status_for(exc: errors.DomainError) -> int:
+def register_statuses(statuses: Mapping[type[DomainError], int]) -> None:
+    """Tell the handler the HTTP status of some domain errors (an app's ``ready``)."""
+    _DOMAIN_STATUS.update(statuses)
+
+
+def status_for(exc: DomainError) -> int:
     for klass in type(exc).__mro__:
-        if klass in DOMAIN_STATUS:
-            return DOMAIN_STATUS[klass]
+        if klass in _DOMAIN_STATUS:
+            return _DOMAIN_STATUS[klass]
     return status.HTTP_400_BAD_REQUEST
 
 
@@ -72,9 +60,9 @@ def _first_message(detail: Any) -> str:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, errors.DomainError):
+    if isinstance(exc, DomainError):
         body = {"code": exc.code, "error": str(exc.message), **exc.details}
-        response = Response(body, status=_status_for(exc))
+        response = Response(body, status=status_for(exc))
         if response.status_code == status.HTTP_401_UNAUTHORIZED:
             response["WWW-Authenticate"] = 'Bearer realm="api"'  # required with a 401
         return response

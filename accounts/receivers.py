@@ -1,4 +1,4 @@
-"""Receivers of the games app itself."""
+"""Every user gets a profile (including those an organiser adds in the admin)."""
 
 from typing import Any
 
@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from games.models import Profile
+from accounts.models import Profile
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

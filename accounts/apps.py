@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+    verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from accounts import receivers  # noqa: F401  (a profile beside every new user)
+        from accounts.errors import HTTP_STATUS
+        from core.api.errors import register_statuses
+
+        register_statuses(HTTP_STATUS)

@@ -1,0 +1,99 @@
+"""Accounts and API tokens: sign-up, token issue, lookup and revocation."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import errors
+from accounts.models import ApiToken
+from core.errors import InvalidInput
+
+User = get_user_model()
+
+
+def register_account(*, username: str, password: str) -> AbstractBaseUser:
+    """Create a player; the password must pass Django's validators."""
+    username = (username or "").strip()
+    field = User._meta.get_field(User.USERNAME_FIELD)
+    try:
+        field.run_validators(username)
+        if not username:
+            raise ValidationError(_("A username is required."))
+    except ValidationError as exc:
+        raise InvalidInput(
+            " ".join(exc.messages), fields={"username": exc.messages}
+        ) from None
+    with transaction.atomic():
+        if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
+            raise errors.AccountExists(
+                fields={"username": [str(errors.AccountExists.default_message)]}
+            )
+        candidate = User(**{User.USERNAME_FIELD: username})
+        try:
+            validate_password(password, user=candidate)
+        except ValidationError as exc:
+            raise errors.WeakPassword(
+                " ".join(exc.messages), fields={"password": exc.messages}
+            ) from None
+        candidate.set_password(password)
+        try:
+            with transaction.atomic():
+                candidate.save()
+        except IntegrityError:  # the same name registered concurrently
+            raise errors.AccountExists() from None
+    return candidate
+
+
+def _token_digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def issue_token(*, username: str, password: str) -> str:
+    """Check the credentials and return a new bearer token (shown only this once)."""
+    user = authenticate(username=username, password=password)
+    if user is None:
+        raise errors.BadCredentials()
+    prefix = secrets.token_hex(6)
+    raw = f"{prefix}.{secrets.token_urlsafe(32)}"
+    ApiToken.objects.create(user=user, prefix=prefix, digest=_token_digest(raw))
+    return raw
+
+
+def user_for_token(raw: str) -> AbstractBaseUser | None:
+    """The active user a bearer token belongs to, or None (unknown, revoked, inactive)."""
+    prefix, dot, _secret = raw.partition(".")
+    if not dot or not prefix:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(prefix=prefix, revoked__isnull=True)
+        .order_by("pk")
+        .first()
+    )
+    if (
+        token is None
+        or not secrets.compare_digest(token.digest, _token_digest(raw))
+        or not token.user.is_active
+    ):
+        return None
+    now = timezone.now()
+    # Write at most once a minute per token: authentication must not cost a write per request.
+    if token.last_used is None or now - token.last_used > datetime.timedelta(minutes=1):
+        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+    return token.user
+
+
+def revoke_token(*, token: ApiToken) -> None:
+    ApiToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
+
+

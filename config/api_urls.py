@@ -1,0 +1,16 @@
+"""The "api" URL namespace under /api/v1/: each app's routes, the schema and its docs."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from accounts.api_urls import urlpatterns as account_urls
+from games.api_urls import urlpatterns as game_urls
+
+app_name = "api"
+
+urlpatterns = [
+    *account_urls,
+    *game_urls,
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

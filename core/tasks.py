@@ -1,0 +1,51 @@
+"""The base class of every Celery task of the platform (``config.celery`` sets it).
+
+Rules for every task: take ids, never model instances; be idempotent (a redelivered
+message, with acks_late, must do no harm); have a time limit and bounded retries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Task
+from django.db import transaction
+
+
+class AfterCommitTask(Task):
+    """A task queued inside a transaction is sent when that transaction commits.
+
+    A message sent before the commit could be handled before its rows are visible, or
+    for a change that is then rolled back; with this base class no caller has to
+    remember ``transaction.on_commit``: ``task.delay(…)`` is always safe.
+
+    Inside an atomic block the call returns None (the message does not exist yet), so
+    nobody can wait for the result: none is stored (with the Redis result backend, a
+    kept result also costs a subscription per message in the sending process).
+    Outside one, the call is sent at once and returns the usual ``AsyncResult``.
+    """
+
+    def apply_async(
+        self,
+        args: Any = None,
+        kwargs: Any = None,
+        task_id: str | None = None,
+        producer: Any = None,
+        link: Any = None,
+        link_error: Any = None,
+        shadow: str | None = None,
+        **options: Any,
+    ) -> Any:
+        def send() -> Any:
+            return super(AfterCommitTask, self).apply_async(
+                args, kwargs, task_id, producer, link, link_error, shadow, **options
+            )
+
+        if transaction.get_connection().in_atomic_block:
+            options.setdefault("ignore_result", True)
+            transaction.on_commit(send)
+            return None
+        return send()
+
+    def delay(self, *args: Any, **kwargs: Any) -> Any:
+        return self.apply_async(args, kwargs)
