@@ -36,7 +36,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
-from tournaments import pairing, services
+from tournaments import pairing, selectors, services
 from tournaments.models import Pairing, Participant, Round, Tournament
 from tournaments.pairing.simulate import (
     play_random_rounds,
@@ -135,7 +135,7 @@ def bench_standings(players: int) -> tuple[float, int]:
             tournament = Tournament.objects.get(pk=tournament.pk)
             with CaptureQueriesContext(connection) as queries:
                 started = time.perf_counter()
-                table = services.standings(tournament)
+                table = selectors.standings(tournament)
                 elapsed = time.perf_counter() - started
             assert len(table.rows) == players and not table.provisional
             # Same answer as the pure package on the same data.
@@ -156,7 +156,7 @@ def bench_pairing(players: int) -> tuple[float, float, int]:
         with transaction.atomic():
             tournament = store(state, tag=f"p{players}", tiebreaks=list(pairing.SWISS_TIEBREAKS))
             engine_started = time.perf_counter()
-            pairing.pair_next_round(services.snapshot(tournament, next_round=True))
+            pairing.pair_next_round(selectors.snapshot(tournament, next_round=True))
             engine = time.perf_counter() - engine_started
             started = time.perf_counter()
             round_ = services.pair_round(tournament_id=tournament.pk, round_number=5)

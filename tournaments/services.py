@@ -4,7 +4,8 @@ Functions take keyword-only arguments, run inside ``transaction.atomic``, lock
 the tournament row they change and raise ``tournaments.errors`` (domain errors
 with a ``code``).  The arithmetic — Berger tables, Dutch pairing, standings,
 tie-breaks, TRF — is the pure ``tournaments.pairing`` package; this module only
-turns rows into its values (:func:`snapshot`) and its answers into rows.
+turns its answers into rows; reading (snapshot, standings, crosstable, TRF, downloads)
+is ``tournaments.selectors``.
 
 Life cycle: ``create_tournament`` → ``join`` / ``withdraw`` → ``start_tournament``
 (pairs round 1, or every round of an all-at-once round robin) → games finish
@@ -24,9 +25,7 @@ from __future__ import annotations
 
 import datetime
 import logging
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
@@ -42,9 +41,9 @@ from accounts.models import Profile
 from core.errors import DomainError
 from games import services as game_services
 from games.models import Game
-from tournaments import errors, pairing
+from tournaments import errors, pairing, selectors
 from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
-from tournaments.pairing import Outcome, PlayerEntry, RoundResult
+from tournaments.pairing import Outcome
 
 logger = logging.getLogger(__name__)
 User = get_user_model()
@@ -191,19 +190,6 @@ def _locked(tournament: Tournament | int) -> Tournament:
         raise errors.WrongTournamentState(_("This tournament does not exist.")) from None
 
 
-def registration_is_open(tournament: Tournament, now: datetime.datetime | None = None) -> bool:
-    """Before the start (from ``registration_opens``), or — a Swiss with late entries —
-    while fewer than half its rounds are paired."""
-    if tournament.status == Tournament.Status.RUNNING:
-        return tournament.current_round < tournament.late_entry_rounds
-    now = now or timezone.now()
-    return (
-        tournament.status == Tournament.Status.REGISTRATION
-        and (tournament.registration_opens is None or tournament.registration_opens <= now)
-        and (tournament.starts_at is None or now < tournament.starts_at)
-    )
-
-
 def _profile(user: AbstractBaseUser) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
@@ -218,7 +204,7 @@ def join(*, tournament: Tournament, user: AbstractBaseUser) -> Participant:
     """
     with transaction.atomic():
         tournament = _locked(tournament)
-        if not registration_is_open(tournament):
+        if not selectors.registration_is_open(tournament):
             raise errors.RegistrationClosed()
         profile = _profile(user)
         if profile.is_bot and not tournament.allow_bots:
@@ -309,7 +295,7 @@ def _bye_refusal(
         return errors.WrongTournamentState(_("The tournament is over."))
     if participant.withdrawn is not None:
         return errors.ByeRefused(_("You have withdrawn from this tournament."))
-    last = total_rounds(tournament)
+    last = selectors.total_rounds(tournament)
     if not 1 <= round_number < last:
         return errors.ByeRefused(
             _("A bye is for one of rounds 1 to %(n)d: never the last round.") % {"n": last - 1}
@@ -357,7 +343,7 @@ def bye_rounds_open(
         return []
     return [
         number
-        for number in range(1, total_rounds(tournament))
+        for number in range(1, selectors.total_rounds(tournament))
         if number not in requested
         and _bye_refusal(tournament, participant, number, requested) is None
     ]
@@ -428,10 +414,6 @@ def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -
 
 
 # --- Start, rounds, end ----------------------------------------------------------------------
-
-
-def total_rounds(tournament: Tournament) -> int:
-    return tournament.rounds or 0
 
 
 def start_tournament(
@@ -527,7 +509,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             and _unfinished_pairings(tournament_id, round_number - 1)
         ):
             return None
-        if round_number > total_rounds(tournament):
+        if round_number > selectors.total_rounds(tournament):
             return None
         # The claim: only one transaction moves current_round from n-1 to n.
         claimed = Tournament.objects.filter(
@@ -543,7 +525,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             table = pairing.berger_rounds(len(participants), double=double)
             boards = table[round_number - 1]
         else:
-            state = snapshot(tournament, rounds=round_number - 1, next_round=True)
+            state = selectors.snapshot(tournament, rounds=round_number - 1, next_round=True)
             half_point_byes = sorted(
                 seed
                 for seed, outcome in state.requested_byes.items()
@@ -616,11 +598,6 @@ def _announce_round(tournament: Tournament, number: int, rows: list[Pairing]) ->
             )
 
 
-def _withdrawn_for(participant: Participant, round_number: int) -> bool:
-    after = participant.withdrawn_after_round
-    return after is not None and after < round_number
-
-
 def _board(
     tournament: Tournament,
     round_: Round,
@@ -632,11 +609,13 @@ def _board(
     if black is None:
         # A withdrawn player's round-robin bye is worth nothing.
         row.white_outcome = (
-            Outcome.ZERO_POINT_BYE if _withdrawn_for(white, round_.number) else Outcome.PAIRING_BYE
+            Outcome.ZERO_POINT_BYE
+            if selectors.withdrawn_for(white, round_.number)
+            else Outcome.PAIRING_BYE
         )
         return row
-    white_gone = _withdrawn_for(white, round_.number)
-    black_gone = _withdrawn_for(black, round_.number)
+    white_gone = selectors.withdrawn_for(white, round_.number)
+    black_gone = selectors.withdrawn_for(black, round_.number)
     if white_gone or black_gone:
         # Round robin after a withdrawal: the game is not played, the present side wins.
         row.white_outcome = Outcome.FORFEIT_LOSS if white_gone else Outcome.FORFEIT_WIN
@@ -703,7 +682,7 @@ def advance(*, tournament_id: int) -> str:
     current = tournament.current_round
     if _unfinished_pairings(tournament_id, current):
         return "waiting"
-    if current >= total_rounds(tournament):
+    if current >= selectors.total_rounds(tournament):
         return "finished" if _finish(tournament_id) else "idle"
     if pair_round(tournament_id=tournament_id, round_number=current + 1) is not None:
         return "paired"
@@ -747,266 +726,3 @@ def running_tournaments_to_advance() -> list[int]:
         .exclude(pk__in=busy)
         .values_list("pk", flat=True)
     )
-
-
-# --- Reading: snapshot, standings, crosstable, TRF, records -----------------------------------
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Rows of a tournament read once: participants by seed and every board's facts."""
-
-    tournament: Tournament
-    participants: dict[int, Participant]
-    # (round, board, white seed, black seed or None, white outcome, black outcome, game id)
-    boards: list[tuple[int, int, int, int | None, str, str, int | None]]
-
-    @property
-    def paired_rounds(self) -> int:
-        return max((b[0] for b in self.boards), default=0)
-
-    def completed_rounds(self) -> int:
-        """Rounds 1..k all over (the prefix a TRF or a pairing program may see)."""
-        open_rounds = {b[0] for b in self.boards if not b[4]}
-        paired = self.paired_rounds
-        for number in range(1, paired + 1):
-            if number in open_rounds:
-                return number - 1
-        return paired
-
-
-def read_rows(tournament: Tournament) -> Snapshot:
-    """Two queries, whatever the size: participants, then every board."""
-    participants = {
-        p.seed: p for p in tournament.participants.select_related("user").filter(seed__isnull=False)
-    }
-    boards = list(
-        Pairing.objects.filter(round__tournament=tournament)
-        .order_by("round__number", "board")
-        .values_list(
-            "round__number",
-            "board",
-            "white__seed",
-            "black__seed",
-            "white_outcome",
-            "black_outcome",
-            "game_id",
-        )
-    )
-    return Snapshot(tournament, participants, boards)
-
-
-def snapshot(
-    tournament: Tournament,
-    *,
-    rounds: int | None = None,
-    next_round: bool = False,
-    rows: Snapshot | None = None,
-) -> pairing.Tournament:
-    """The tournament as the pairing package sees it, after ``rounds`` rounds.
-
-    ``rounds`` defaults to every paired round; a game still being played then
-    counts as a zero-point entry for both players (provisional standings).
-    ``next_round``: the state used to pair the round after ``rounds`` (absent
-    players get a zero-point bye in it).  Withdrawn players are those who
-    withdrew before the round after ``rounds`` was paired.
-    """
-    rows = rows or read_rows(tournament)
-    count = rows.paired_rounds if rounds is None else rounds
-    results: dict[int, list[RoundResult]] = {
-        seed: [RoundResult.bye(Outcome.ZERO_POINT_BYE)] * count for seed in rows.participants
-    }
-    for number, _board_number, white, black, white_outcome, black_outcome, _game in rows.boards:
-        if number > count:
-            continue
-        index = number - 1
-        if black is None:
-            results[white][index] = RoundResult.bye(Outcome(white_outcome))
-        elif white_outcome:
-            results[white][index] = RoundResult(black, "w", Outcome(white_outcome))
-            results[black][index] = RoundResult(white, "b", Outcome(black_outcome))
-        # else: an ongoing game keeps the zero-point placeholder on both sides.
-    players = [
-        PlayerEntry(
-            id=seed,
-            name=participant.user.get_username(),
-            rating=participant.rating,
-            results=results[seed],
-            withdrawn=_withdrawn_for(participant, count + 1),
-        )
-        for seed, participant in sorted(rows.participants.items())
-    ]
-    requested: dict[int, Outcome] = {}
-    if next_round:
-        present = {
-            seed for seed, p in rows.participants.items() if not _withdrawn_for(p, count + 1)
-        }
-        # Asked-for half-point byes of the next round; an absent player gets nothing.
-        for seed in ByeRequest.objects.filter(
-            participant__tournament=tournament, round_number=count + 1
-        ).values_list("participant__seed", flat=True):
-            if seed in present:
-                requested[seed] = Outcome.HALF_POINT_BYE
-        for seed in present:
-            if rows.participants[seed].absent:
-                requested[seed] = Outcome.ZERO_POINT_BYE
-    return pairing.Tournament(
-        players=tuple(players),
-        total_rounds=total_rounds(tournament) or count,
-        first_color="w",
-        bye_points=tournament.bye_points,
-        requested_byes=requested,
-    )
-
-
-@dataclass(frozen=True)
-class StandingRow:
-    rank: int
-    participant: Participant
-    points: int  # half-points
-    tiebreaks: tuple[tuple[str, str], ...]  # (acronym, displayed value)
-
-    @property
-    def points_display(self) -> str:
-        return pairing.format_points(self.points)
-
-
-@dataclass(frozen=True)
-class Standings:
-    rows: list[StandingRow]
-    tiebreaks: tuple[str, ...]
-    rounds: int
-    provisional: bool  # some paired games are still being played
-
-
-def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standings:
-    """Ranked players after every paired round (2 queries; the package does the maths)."""
-    rows = rows or read_rows(tournament)
-    order = tuple(tournament.tiebreak_list)
-    state = snapshot(tournament, rows=rows)
-    provisional = any(not b[4] for b in rows.boards)
-    table = pairing.standings(state, order) if state.players else []
-    return Standings(
-        rows=[
-            StandingRow(
-                rank=line.rank,
-                participant=rows.participants[line.player_id],
-                points=line.points,
-                tiebreaks=tuple(
-                    (name, pairing.format_tiebreak(name, value))
-                    for name, value in zip(order, line.tiebreaks, strict=True)
-                ),
-            )
-            for line in table
-        ],
-        tiebreaks=order,
-        rounds=rows.paired_rounds,
-        provisional=provisional,
-    )
-
-
-@dataclass(frozen=True)
-class CrossCell:
-    """One player's round in the crosstable: opponent's rank, colour, result."""
-
-    opponent_rank: int | None
-    color: str  # "w", "b" or ""
-    result: str  # displayed: 1 ½ 0 + − bye…, "*" while playing, "" unpaired
-    game_id: int | None
-
-
-_DISPLAY = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "H": "½", "F": "1", "Z": "0"}
-
-
-def crosstable(
-    tournament: Tournament, *, rows: Snapshot | None = None
-) -> tuple[Standings, list[list[CrossCell]]]:
-    """Standings plus, per player in that order, one cell per paired round."""
-    rows = rows or read_rows(tournament)
-    table = standings(tournament, rows=rows)
-    rank_of = {line.participant.seed: line.rank for line in table.rows}
-    rounds = rows.paired_rounds
-    cells: dict[int, list[CrossCell]] = defaultdict(
-        lambda: [CrossCell(None, "", "", None) for _ in range(rounds)]
-    )
-    bye = pairing.format_points(tournament.bye_points)
-    for number, _b, white, black, white_outcome, black_outcome, game_id in rows.boards:
-        index = number - 1
-        if black is None:
-            shown = bye if white_outcome == Outcome.PAIRING_BYE else _DISPLAY[white_outcome]
-            cells[white][index] = CrossCell(None, "", f"{shown} ({_('bye')})", None)
-            continue
-        cells[white][index] = CrossCell(
-            rank_of[black], "w", _DISPLAY.get(white_outcome, "*"), game_id
-        )
-        cells[black][index] = CrossCell(
-            rank_of[white], "b", _DISPLAY.get(black_outcome, "*"), game_id
-        )
-    return table, [cells[line.participant.seed] for line in table.rows]
-
-
-def round_robin_grid(table: Standings, rows: Snapshot) -> list[list[str]]:
-    """The classic round-robin table: row i, column j = i's result(s) against j, by rank.
-
-    The diagonal is ``×``; a double round robin shows both games (``1 ½``); a game
-    still on is ``*``.
-    """
-    position = {line.participant.seed: index for index, line in enumerate(table.rows)}
-    size = len(table.rows)
-    grid: list[list[list[str]]] = [[[] for _ in range(size)] for _ in range(size)]
-    for _n, _b, white, black, white_outcome, black_outcome, _g in rows.boards:
-        if black is None:
-            continue
-        w, b = position[white], position[black]
-        grid[w][b].append(_DISPLAY.get(white_outcome, "*"))
-        grid[b][w].append(_DISPLAY.get(black_outcome, "*"))
-    return [["×" if i == j else " ".join(grid[i][j]) for j in range(size)] for i in range(size)]
-
-
-def trf(tournament: Tournament, *, rounds: int | None = None) -> str:
-    """TRF-16 of the completed rounds (or the first ``rounds``), via the package's writer."""
-    rows = read_rows(tournament)
-    completed = rows.completed_rounds()
-    count = completed if rounds is None else min(rounds, completed)
-    # Absences announced for the next round are written only when it is the next to pair.
-    live = rounds is None and completed == rows.paired_rounds
-    state = snapshot(tournament, rows=rows, rounds=count, next_round=live)
-    return pairing.write_trf(state, name=tournament.name)
-
-
-def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
-    return list(
-        Pairing.objects.filter(round__tournament=tournament, round__number=number)
-        .select_related("white__user", "black__user", "game")
-        .order_by("board")
-    )
-
-
-def games_agn(tournament: Tournament) -> str:
-    """Every game of the tournament (started ones) as one .agn text, round by round."""
-    from engine import write_game
-
-    texts = []
-    boards = (
-        Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
-        .select_related("round", "game__white", "game__black")
-        .prefetch_related("game__turns")
-        .order_by("round__number", "board")
-    )
-    for row in boards:
-        game = row.game
-        if game is None or not game.start_position:
-            continue  # a pie game whose pieces are not placed yet has no record
-        record = game_services.game_record(game)
-        record.headers["Event"] = tournament.name
-        record.headers["Round"] = f"{row.round.number}.{row.board}"
-        texts.append(write_game(record))
-    return "\n".join(texts)
-
-
-def describe(tournament: Tournament) -> dict[str, Any]:
-    """Facts shown on the tournament page and in the API besides the model fields."""
-    return {
-        "rules_version": pairing.RULES_VERSION if tournament.format == "swiss" else "",
-        "registration_open": registration_is_open(tournament),
-    }

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from tournaments import errors, services
+from tournaments import errors, selectors, services
 from tournaments.api.views import filter_by_status, text_download, tournaments_queryset
 from tournaments.forms import TIEBREAK_LABELS, TournamentForm
 from tournaments.models import Pairing, Participant, Tournament
@@ -66,7 +66,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     mine: Participant | None = None
     if request.user.is_authenticated:
         mine = next((p for p in participants if p.user_id == request.user.pk), None)
-    table = services.standings(tournament) if tournament.started else None
+    table = selectors.standings(tournament) if tournament.started else None
     may_manage = services.may_manage(request.user, tournament)
     my_byes = sorted(mine.bye_requests.values_list("round_number", flat=True)) if mine else []
     return render(
@@ -78,7 +78,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "mine": mine,
             "table": table,
             "tiebreak_labels": [(name, TIEBREAK_LABELS[name]) for name in tournament.tiebreak_list],
-            "registration_open": services.registration_is_open(tournament),
+            "registration_open": selectors.registration_is_open(tournament),
             "may_manage": may_manage,
             "manage_absences": (
                 may_manage
@@ -88,7 +88,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "rounds": range(1, tournament.current_round + 1),
             "my_byes": my_byes,
             "bye_rounds": services.bye_rounds_open(tournament, mine, my_byes),
-            **services.describe(tournament),
+            **selectors.describe(tournament),
         },
     )
 
@@ -169,9 +169,9 @@ def _adjudicate(request: HttpRequest, tournament: Tournament, number: int) -> No
 
 def crosstable(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    rows = services.read_rows(tournament)
-    table, cells = services.crosstable(tournament, rows=rows)
-    grid = services.round_robin_grid(table, rows) if tournament.is_round_robin else None
+    rows = selectors.read_rows(tournament)
+    table, cells = selectors.crosstable(tournament, rows=rows)
+    grid = selectors.round_robin_grid(table, rows) if tournament.is_round_robin else None
     return render(
         request,
         "tournaments/crosstable.html",
@@ -197,7 +197,7 @@ ADJUDICATION_LABELS = [
 
 def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    boards = services.round_pairings(tournament, number)
+    boards = selectors.round_pairings(tournament, number)
     if not boards:
         raise Http404
     return render(
@@ -217,9 +217,9 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
 
 def games_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    return text_download(services.games_agn(tournament), f"tournament-{tournament.pk}.agn")
+    return text_download(selectors.games_agn(tournament), f"tournament-{tournament.pk}.agn")
 
 
 def trf_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
-    return text_download(services.trf(tournament), f"tournament-{tournament.pk}.trf")
+    return text_download(selectors.trf(tournament), f"tournament-{tournament.pk}.trf")

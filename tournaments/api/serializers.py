@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games.models import Game
-from tournaments import pairing, services
+from tournaments import pairing, selectors, services
 from tournaments.models import Pairing, Participant, Tournament
 
 # The API speaks points as decimal strings ("1", "0.5", "0"); half-points stay inside.
@@ -43,10 +43,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         return points_text(tournament.bye_points)
 
     def get_rules_version(self, tournament: Tournament) -> str:
-        return str(services.describe(tournament)["rules_version"])
+        return str(selectors.describe(tournament)["rules_version"])
 
     def get_registration_open(self, tournament: Tournament) -> bool:
-        return services.registration_is_open(tournament)
+        return selectors.registration_is_open(tournament)
 
 
 class ParticipantSerializer(serializers.ModelSerializer):
@@ -176,7 +176,7 @@ class StandingsSerializer(serializers.Serializer):
     standings = StandingSerializer(many=True)
 
 
-def standings_payload(table: services.Standings) -> dict[str, Any]:
+def standings_payload(table: selectors.Standings) -> dict[str, Any]:
     return {
         "rounds": table.rounds,
         "provisional": table.provisional,

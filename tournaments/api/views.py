@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
 from core.api import Pagination as GamePagination
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.api import serializers as s
 from tournaments.models import Pairing, Participant, Tournament
 
@@ -291,7 +291,7 @@ class AdjudicateView(APIView):
         services.adjudicate_board(
             pairing=pairing, decision=data.validated_data["result"], by=request.user
         )
-        return Response(s.round_payload(number, services.round_pairings(tournament, number)))
+        return Response(s.round_payload(number, selectors.round_pairings(tournament, number)))
 
 
 class StartView(APIView):
@@ -324,7 +324,7 @@ class StandingsView(APIView):
         auth=[],
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        table = services.standings(_tournament(tournament_id))
+        table = selectors.standings(_tournament(tournament_id))
         return Response(s.standings_payload(table))
 
 
@@ -336,7 +336,7 @@ class RoundView(APIView):
         auth=[],
     )
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
-        rows = services.round_pairings(_tournament(tournament_id), number)
+        rows = selectors.round_pairings(_tournament(tournament_id), number)
         if not rows:
             return Response(
                 {"code": "not_found", "error": "This round has not been paired."},
@@ -364,7 +364,7 @@ class TrfView(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         tournament = _tournament(tournament_id)
-        return text_download(services.trf(tournament), f"tournament-{tournament.pk}.trf")
+        return text_download(selectors.trf(tournament), f"tournament-{tournament.pk}.trf")
 
 
 class GamesRecordView(APIView):
@@ -380,4 +380,4 @@ class GamesRecordView(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         tournament = _tournament(tournament_id)
-        return text_download(services.games_agn(tournament), f"tournament-{tournament.pk}.agn")
+        return text_download(selectors.games_agn(tournament), f"tournament-{tournament.pk}.agn")

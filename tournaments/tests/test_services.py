@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game
-from tournaments import errors, pairing, services
+from tournaments import errors, pairing, selectors, services
 from tournaments.models import Pairing, Round, Tournament
 
 from .helpers import finish, make_tournament, make_user, open_games, pairs
@@ -135,7 +135,7 @@ def test_a_late_entrant_plays_from_the_next_round_with_zero_for_the_missed_ones(
     tournament = make_tournament(organiser, players[:4], rounds=5)
     services.start_tournament(tournament=tournament, by=organiser)
     tournament.refresh_from_db()
-    assert services.registration_is_open(tournament)  # 1 of 5 rounds paired
+    assert selectors.registration_is_open(tournament)  # 1 of 5 rounds paired
     late = services.join(tournament=tournament, user=players[4])
     assert (late.seed, late.rating) == (5, 1950)  # the next pairing number
     assert pairs(tournament, 1) == [(1, 3), (4, 2)]  # round 1 stays as it was
@@ -143,16 +143,16 @@ def test_a_late_entrant_plays_from_the_next_round_with_zero_for_the_missed_ones(
         finish(game, "1-0")
     assert services.advance(tournament_id=tournament.pk) == "paired"
     assert 5 in {seed for pair in pairs(tournament, 2) for seed in pair}
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     points = {row.participant.seed: row.points for row in table.rows}
     assert points[5] == 0  # round 1 missed: a zero-point bye
-    entrant = next(line for line in services.trf(tournament).splitlines() if " p5 " in line)
+    entrant = next(line for line in selectors.trf(tournament).splitlines() if " p5 " in line)
     assert "0000 - Z" in entrant  # as a pairing program reads it
     for game in open_games(tournament):
         finish(game, "1-0")
     assert services.advance(tournament_id=tournament.pk) == "paired"  # round 3 of 5
     tournament.refresh_from_db()
-    assert not services.registration_is_open(tournament)
+    assert not selectors.registration_is_open(tournament)
     with pytest.raises(errors.RegistrationClosed):
         services.join(tournament=tournament, user=players[5])
 
@@ -163,7 +163,7 @@ def test_no_late_entries_when_the_organiser_says_so_or_in_a_round_robin(organise
     for tournament in (closed, robin):
         services.start_tournament(tournament=tournament, by=organiser)
         tournament.refresh_from_db()
-        assert not services.registration_is_open(tournament)
+        assert not selectors.registration_is_open(tournament)
         with pytest.raises(errors.RegistrationClosed):
             services.join(tournament=tournament, user=players[5])
     assert robin.late_entries is False  # a round robin's schedule is fixed at the start
@@ -189,9 +189,9 @@ def test_a_requested_half_point_bye_sits_the_round_out_for_half_a_point(organise
         services.request_bye(tournament=tournament, user=players[0], round_number=1)
     for game in open_games(tournament):
         finish(game, "1-0")
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     assert {row.participant.seed: row.points for row in table.rows}[5] == 1  # half-points
-    entrant = next(line for line in services.trf(tournament).splitlines() if " p5 " in line)
+    entrant = next(line for line in selectors.trf(tournament).splitlines() if " p5 " in line)
     assert "0000 - H" in entrant
     # Asked for round 3 and taken back before it is paired: nothing left.
     assert services.request_bye(tournament=tournament, user=players[0], round_number=2) == [2]
@@ -319,7 +319,7 @@ def test_standings_use_tiebreaks_in_the_chosen_order(organiser, players) -> None
         (game,) = open_games(tournament)
         finish(game, "1-0")
         services.advance(tournament_id=tournament.pk)
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     assert not table.provisional
     assert table.tiebreaks == ("SB", "WIN", "BPG")
     assert [row.points for row in table.rows] == sorted(
@@ -335,7 +335,7 @@ def test_standings_are_provisional_while_games_are_on(organiser, players) -> Non
     services.start_tournament(tournament=tournament, by=organiser)
     first, _second = open_games(tournament)
     finish(first, "0-1")
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     assert table.provisional
     assert [r.points_display for r in table.rows][:1] == ["1"]
 
@@ -369,7 +369,7 @@ def test_after_a_pie_opening_the_board_keeps_the_colours_actually_played(organis
     row = Pairing.objects.select_related("white__user", "black__user").get(game=game)
     assert (row.white.user, row.black.user) == (chooser, placer)
     assert (row.white_outcome, row.black_outcome) == ("1", "0")
-    assert services.trf(tournament).count(" w 1") == 1
+    assert selectors.trf(tournament).count(" w 1") == 1
 
 
 def test_absent_swiss_player_sits_out_with_a_zero_point_bye(organiser, players) -> None:
@@ -381,7 +381,7 @@ def test_absent_swiss_player_sits_out_with_a_zero_point_bye(organiser, players) 
         finish(game, "1/2-1/2")
     services.advance(tournament_id=tournament.pk)
     assert 2 not in {seed for pair in pairs(tournament, 2) for seed in pair}
-    state = services.snapshot(tournament)
+    state = selectors.snapshot(tournament)
     assert state.player(2).results[1].outcome == pairing.Outcome.ZERO_POINT_BYE
     with pytest.raises(errors.NotOrganiser):
         services.set_absent(
@@ -418,9 +418,9 @@ def test_round_robin_grid_shows_both_games_of_a_double_round_robin(organiser, pl
     first, second = open_games(tournament)
     finish(first, "1-0")
     finish(second, "1/2-1/2")
-    rows = services.read_rows(tournament)
-    table = services.standings(tournament, rows=rows)
-    grid = services.round_robin_grid(table, rows)
+    rows = selectors.read_rows(tournament)
+    table = selectors.standings(tournament, rows=rows)
+    grid = selectors.round_robin_grid(table, rows)
     leader = table.rows[0].participant.seed
     assert [r.points_display for r in table.rows] == ["1½", "½"]
     assert grid[0][0] == "×" and sorted(grid[0][1].split()) == ["1", "½"]

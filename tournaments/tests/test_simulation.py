@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tournaments import pairing, services
+from tournaments import pairing, selectors
 from tournaments.management.commands.simulate_tournament import simulate
 from tournaments.models import Tournament
 
@@ -49,11 +49,11 @@ def test_swiss_trf_replays_every_round(tmp_path) -> None:
         replayed = pairing.pair_next_round(truncated(document, k - 1)).pairs()
         assert replayed == pairs(tournament, k), f"round {k}"
         # The service's own truncated export pairs the same round too.
-        partial = pairing.read_trf(services.trf(tournament, rounds=k - 1)).tournament
+        partial = pairing.read_trf(selectors.trf(tournament, rounds=k - 1)).tournament
         assert pairing.pair_next_round(partial).pairs() == replayed
     # The command line answers like bbpPairings on the file before the last round.
     before_last = tmp_path / "r5.trf"
-    before_last.write_text(services.trf(tournament, rounds=4), encoding="utf-8")
+    before_last.write_text(selectors.trf(tournament, rounds=4), encoding="utf-8")
     answer = subprocess.run(
         [sys.executable, "-m", "tournaments.pairing", str(before_last)],
         cwd=BASE_DIR, capture_output=True, text=True, check=False, timeout=60,
@@ -67,7 +67,7 @@ def test_swiss_trf_replays_every_round(tmp_path) -> None:
 
 def test_swiss_final_standings_points_add_up() -> None:
     tournament = simulate(fmt="swiss", players=9, rounds=4, rng=random.Random(7))
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     # 9 players: 4 games and one bye (1 point) per round.
     assert sum(row.points for row in table.rows) == 4 * (4 * 2 + 2)
     assert not table.provisional

@@ -10,7 +10,7 @@ from django.db import connection
 
 from games import signals
 from games.models import Game
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.tasks import advance_tournament, tournament_heartbeat
 
@@ -133,7 +133,7 @@ def test_real_worker_runs_a_swiss_to_the_end(celery_worker_process) -> None:
         lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED,
         celery_worker_process,
     )
-    table = services.standings(tournament)
+    table = selectors.standings(tournament)
     assert not table.provisional
     # 5 players, 3 rounds: 2 games and 1 bye (1 point) per round.
     assert sum(row.points for row in table.rows) == 3 * (2 * 2 + 2)
@@ -171,7 +171,7 @@ def test_real_worker_plays_a_round_robin_with_turns(celery_worker_process) -> No
         lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED,
         celery_worker_process,
     )
-    cells = services.crosstable(tournament)[1]
+    cells = selectors.crosstable(tournament)[1]
     assert all(len(row) == 3 for row in cells)
 
 

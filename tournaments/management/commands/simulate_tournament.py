@@ -32,7 +32,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from config.celery import app as celery_app
 from games import services as game_services
 from games.models import Game
-from tournaments import pairing, services
+from tournaments import pairing, selectors, services
 from tournaments.models import Tournament
 
 User = get_user_model()
@@ -85,7 +85,7 @@ class Command(BaseCommand):
             name=options["name"] or f"Simulated {fmt} (seed {options['seed']})",
             log=lambda text: self.stdout.write(text),
         )
-        table = services.standings(tournament)
+        table = selectors.standings(tournament)
         self.stdout.write(
             f"tournament {tournament.pk} {tournament.status} after {tournament.current_round} "
             f"rounds in {time.perf_counter() - started:.1f} s"
@@ -97,7 +97,7 @@ class Command(BaseCommand):
                 f"{row.points_display:>4}  {values}"
             )
         if options["trf"]:
-            options["trf"].write_text(services.trf(tournament), encoding="utf-8")
+            options["trf"].write_text(selectors.trf(tournament), encoding="utf-8")
             self.stdout.write(f"TRF written to {options['trf']} ({pairing.RULES_VERSION})")
 
 
