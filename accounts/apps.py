@@ -7,7 +7,7 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from accounts import receivers  # noqa: F401  (a profile beside every new user)
+        from accounts import language, receivers  # noqa: F401  (profile; language at login)
         from accounts.errors import HTTP_STATUS
         from core.api.errors import register_statuses
 

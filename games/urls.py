@@ -1,10 +1,22 @@
-"""Web pages of the games app (filled by the website engineer).
+"""Game pages (in the "web" namespace: web/urls.py); the JSON API is games/api_urls.py."""
 
-The JSON API lives in games/api_urls.py, mounted at /api/v1/ by config/urls.py.
-"""
+from django.urls import path
 
-from django.urls import path  # noqa: F401  (used once pages are added)
+from games import views
 
-app_name = "games"
-
-urlpatterns: list = []
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path(
+        "challenges/<int:challenge_id>/<str:action>/",
+        views.challenge_action,
+        name="challenge-action",
+    ),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/play/", views.play, name="play"),
+    path("games/<int:game_id>/setup/", views.pie_setup, name="pie-setup"),
+    path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
+    path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/record.agn", views.game_record, name="record"),
+    path("board.svg", views.position_svg, name="board-svg"),
+    path("analysis/", views.analysis, name="analysis"),
+]

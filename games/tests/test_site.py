@@ -72,7 +72,7 @@ def test_admin_pages_work_for_an_organiser(client, alice, bob, django_user_model
     services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
     for url in (
         "/admin/", "/admin/games/game/", f"/admin/games/game/{game.pk}/change/", "/admin/games/turn/",
-        "/admin/games/challenge/", "/admin/games/profile/", "/admin/games/apitoken/",
+        "/admin/games/challenge/", "/admin/accounts/profile/", "/admin/accounts/apitoken/",
         f"/admin/auth/user/{alice.user.pk}/change/",
     ):  # fmt: skip
         assert client.get(url).status_code == 200, url

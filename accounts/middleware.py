@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from web.receivers import SESSION_KEY
+from accounts.language import SESSION_KEY
 
 LANGUAGES = {code for code, _ in settings.LANGUAGES}
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from engine import IllegalTurnError, InvalidTurnError, Position
-from web.engine_messages import translate_reason
+from games.engine_messages import translate_reason
 
 CASES = [
     ("D2W00,D6B00 w 0-0", "Z9"),

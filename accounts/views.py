@@ -1,0 +1,119 @@
+"""Account pages: sign-up, settings and API tokens (log-in and passwords: Django's views)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import forms
+from accounts import services as account_services
+from accounts.language import SESSION_KEY
+from accounts.models import ApiToken, Profile
+from core.errors import DomainError
+from games import errors
+
+User = get_user_model()
+T = TypeVar("T")
+IMPORT_MAX_BYTES = 10_000_000
+
+
+# --- Accounts -----------------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = forms.SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = account_services.register_account(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except errors.DomainError as exc:
+            fields = exc.details.get("fields") or {}
+            if "password" in fields:
+                for message in fields["password"]:
+                    form.add_error("password1", message)
+            else:
+                form.add_error("username", str(exc.message))
+        else:
+            if form.cleaned_data["email"]:
+                user.email = form.cleaned_data["email"]
+                user.save(update_fields=["email"])
+            language = request.session.get(SESSION_KEY) or getattr(request, "LANGUAGE_CODE", "en")
+            Profile.objects.filter(user=user).update(language=language)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+            return redirect("web:home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def settings_form(request: HttpRequest, data: Any = None) -> forms.SettingsForm:
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    initial = {
+        "display_name": profile.display_name,
+        "email": request.user.email,
+        "language": profile.language,
+        "email_notifications": profile.email_notifications,
+    }
+    return forms.SettingsForm(data, initial=initial)
+
+
+def settings_page(request: HttpRequest, form: Any, **extra: Any) -> HttpResponse:
+    tokens = ApiToken.objects.filter(user=request.user).order_by("-created")
+    context = {"form": form, "token_form": forms.TokenForm(), "tokens": tokens, **extra}
+    return render(request, "accounts/settings.html", context)
+
+
+@login_required
+def account_settings(request: HttpRequest) -> HttpResponse:
+    form = settings_form(request, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        Profile.objects.filter(user=request.user).update(
+            display_name=data["display_name"],
+            language=data["language"],
+            email_notifications=data["email_notifications"],
+        )
+        request.user.email = data["email"]
+        request.user.save(update_fields=["email"])
+        request.session[SESSION_KEY] = data["language"]
+        messages.success(request, _("Your settings are saved."))
+        return redirect("web:settings")
+    return settings_page(request, form)
+
+
+@login_required
+@require_POST
+def create_token(request: HttpRequest) -> HttpResponse:
+    """A new API token, checked against the password and shown in this answer only."""
+    token_form = forms.TokenForm(request.POST)
+    new_token = None
+    if token_form.is_valid():
+        try:
+            new_token = account_services.issue_token(
+                username=request.user.get_username(), password=token_form.cleaned_data["password"]
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+    return settings_page(request, settings_form(request), new_token=new_token)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    account_services.revoke_token(token=token)
+    messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
+    return redirect("web:settings")
+
+
+
