@@ -8,7 +8,10 @@ MOVED = ("profile", "apitoken")
 
 def move_content_types(apps, schema_editor, source="games", target="accounts"):
     content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model__in=MOVED).update(app_label=target)
+    for model in MOVED:
+        # Already there (created by a later migrate run): the old row is left as stale.
+        if not content_types.objects.filter(app_label=target, model=model).exists():
+            content_types.objects.filter(app_label=source, model=model).update(app_label=target)
 
 
 def move_content_types_back(apps, schema_editor):
