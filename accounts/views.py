@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
@@ -20,11 +20,8 @@ from accounts import services as account_services
 from accounts.language import SESSION_KEY
 from accounts.models import ApiToken, Profile
 from core.errors import DomainError
-from games import errors
 
 User = get_user_model()
-T = TypeVar("T")
-IMPORT_MAX_BYTES = 10_000_000
 
 
 # --- Accounts -----------------------------------------------------------------------------
@@ -37,7 +34,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = account_services.register_account(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
-        except errors.DomainError as exc:
+        except DomainError as exc:
             fields = exc.details.get("fields") or {}
             if "password" in fields:
                 for message in fields["password"]:
@@ -114,6 +111,3 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     account_services.revoke_token(token=token)
     messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
     return redirect("web:settings")
-
-
-

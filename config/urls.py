@@ -6,7 +6,7 @@ The website engineer adds the HTML pages (and `tournaments` its URLs) here.
 from django.contrib import admin
 from django.urls import include, path
 
-from games.api.views import healthz
+from config.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),

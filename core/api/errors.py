@@ -39,8 +39,8 @@ def register_statuses(statuses: Mapping[type[DomainError], int]) -> None:
 def status_for(exc: DomainError) -> int:
     for klass in type(exc).__mro__:
         if klass in _DOMAIN_STATUS:
-            return _DOMAIN_STATUS[klass]
-    return status.HTTP_400_BAD_REQUEST
+            return int(_DOMAIN_STATUS[klass])
+    return int(status.HTTP_400_BAD_REQUEST)
 
 
 def _first_message(detail: Any) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -380,34 +378,3 @@ class RecordView(APIView):
 
 
 # --- Health -------------------------------------------------------------------------------
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Database, cache and broker status: 200 when all answer, 503 otherwise."""
-    from django.core.cache import cache
-
-    from config.celery import app as celery_app
-
-    checks: dict[str, str] = {}
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-        checks["database"] = "ok"
-    except Exception as exc:  # noqa: BLE001 - any failure means "down", reported as text
-        checks["database"] = f"error: {exc.__class__.__name__}"
-    try:
-        cache.set("healthz", "ok", 10)
-        checks["cache"] = "ok" if cache.get("healthz") == "ok" else "error: value not stored"
-    except Exception as exc:  # noqa: BLE001
-        checks["cache"] = f"error: {exc.__class__.__name__}"
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, timeout=3)
-        checks["broker"] = "ok"
-    except Exception as exc:  # noqa: BLE001
-        checks["broker"] = f"error: {exc.__class__.__name__}"
-    healthy = all(value == "ok" for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
-    )

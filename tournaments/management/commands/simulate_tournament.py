@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from config.celery import app as celery_app
 from games import services as game_services
 from games.models import Game
 from tournaments import pairing, selectors, services

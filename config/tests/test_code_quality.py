@@ -1,0 +1,49 @@
+"""The linters CI relies on, run as tests so that the README's one test command runs them:
+ruff (check and format), mypy on the pure packages and core, and the import-linter
+contracts of the layers (pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def run(*command: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(part) for part in command],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_ruff_finds_nothing() -> None:
+    done = run(sys.executable, "-m", "ruff", "check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_leaves_every_file_as_it_is() -> None:
+    done = run(sys.executable, "-m", "ruff", "format", "--check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_mypy_passes_on_the_pure_packages_and_core() -> None:
+    # Files and strictness: [tool.mypy] in pyproject.toml.
+    done = run(sys.executable, "-m", "mypy", "--no-incremental")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_layers_of_the_apps_hold() -> None:
+    # Contracts: [tool.importlinter] in pyproject.toml (engine ← core ← accounts ← … ← web).
+    done = run(BIN / "lint-imports", "--no-cache")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: " in done.stdout and " broken" in done.stdout
