@@ -202,6 +202,7 @@ error_log {run}/error.log warn;
 events {{ worker_connections 1024; }}
 http {{
     access_log off;
+    include {root}/platform/nginx-http.conf;
     client_body_temp_path {run}/body;
     proxy_temp_path {run}/proxy;
     fastcgi_temp_path {run}/fastcgi;

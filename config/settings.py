@@ -405,6 +405,9 @@ if WHITENOISE_USE_FINDERS:
 
 # --- REST API --------------------------------------------------------------------
 
+# How many proxies of ours stand in front of Django and set X-Forwarded-For (nginx: 1).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, minimum=0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -415,6 +418,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 20,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Throttles identify anonymous clients by address: X-Forwarded-For is believed only as
+    # far as TRUSTED_PROXIES of our own proxies wrote it (0: the connection's address).
+    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 # Read by accounts.throttling at request time (so tests can change them).
 API_THROTTLE_RATES = {

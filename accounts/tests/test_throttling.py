@@ -103,3 +103,19 @@ def test_on_redis_concurrent_turns_cannot_share_the_last_allowance(settings: Any
         thread.join()
     cache.delete(TurnsThrottle.cache_format % {"scope": "turns", "ident": request.user.pk})
     assert sorted(answers) == [False] * 15 + [True] * 5
+
+
+@pytest.mark.django_db
+def test_a_client_cannot_choose_its_identity_with_x_forwarded_for(client: Any, settings: Any) -> None:
+    # No trusted proxy (TRUSTED_PROXIES=0, the default): the connection's address counts.
+    settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "token": "2/minute"}
+    statuses = [
+        client.post(
+            "/api/v1/auth/token",
+            {"username": "nobody", "password": f"guess-{attempt}"},
+            content_type="application/json",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{attempt + 1}",
+        ).status_code
+        for attempt in range(4)
+    ]
+    assert statuses == [401, 401, 429, 429]

@@ -3,7 +3,9 @@ the event stream to the stream service, unbuffered (each line reaches the bot at
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import json
 import os
 import shutil
 import signal
@@ -53,8 +55,9 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(30)
 
 
-@pytest.fixture
-def site() -> Iterator[dict[str, object]]:
+@contextlib.contextmanager
+def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
+    """nginx (platform/nginx.conf) → gunicorn web + stream, with `extra_env` for Django."""
     if shutil.which("nginx") is None:
         if os.environ.get("CI_REQUIRE_SERVICES") == "1":
             pytest.fail("nginx is not installed (.ci/run installs Debian's nginx-light)")
@@ -66,11 +69,13 @@ def site() -> Iterator[dict[str, object]]:
         "STREAM_MAX_SECONDS": "3",
         "STREAM_KEEPALIVE_SECONDS": "1",
         "LOG_LEVEL": "WARNING",
+        "TRUSTED_PROXIES": "1",  # as platform/env.example: nginx in front
+        **extra_env,
     }
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--config"]
     web = _start(
         [*gunicorn, str(BASE_DIR / "platform" / "gunicorn.conf.py")],
-        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['web']}", "GUNICORN_WORKERS": "2"},
+        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['web']}", "GUNICORN_WORKERS": env.get("GUNICORN_WORKERS", "2")},
         ports["web"],
     )
     stream = _start(
@@ -85,6 +90,7 @@ def site() -> Iterator[dict[str, object]]:
         .replace("stream:8001", f"127.0.0.1:{ports['stream']}")
         .replace("listen 80;", f"listen 127.0.0.1:{ports['proxy']};")
         .replace("/etc/nginx/adaptoid-locations.conf", str(BASE_DIR / "platform" / "nginx-locations.conf"))
+        .replace("/etc/nginx/adaptoid-http.conf", str(BASE_DIR / "platform" / "nginx-http.conf"))
         .replace("access_log /dev/stdout;", "access_log off;")
         .replace("error_log /dev/stderr warn;", f"error_log {run}/error.log warn;")
         .replace(
@@ -107,13 +113,35 @@ def site() -> Iterator[dict[str, object]]:
             _stop(process)
 
 
-def _get(port: int, path: str, token: str | None = None) -> http.client.HTTPResponse:
+@pytest.fixture
+def site() -> Iterator[dict[str, object]]:
+    with serving({}) as served:
+        yield served
+
+
+def _request(
+    port: int,
+    path: str,
+    *,
+    method: str = "GET",
+    token: str | None = None,
+    body: dict[str, object] | None = None,
+    headers: dict[str, str] | None = None,
+) -> http.client.HTTPResponse:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Host": "127.0.0.1"}
+    sent = {"Host": "127.0.0.1", **(headers or {})}
     if token:
-        headers["Authorization"] = f"Bearer {token}"
-    conn.request("GET", path, headers=headers)
+        sent["Authorization"] = f"Bearer {token}"
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    conn.request(method, path, body=data, headers=sent)
     return conn.getresponse()
+
+
+def _get(port: int, path: str, token: str | None = None) -> http.client.HTTPResponse:
+    return _request(port, path, token=token)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -143,3 +171,49 @@ def test_pages_to_web_and_the_stream_to_its_service_unbuffered(site: dict[str, o
     _stop(site["stream"])  # type: ignore[arg-type]
     assert _get(port, "/api/v1/stream/events", token).status == 502
     assert _get(port, "/api/v1/schema").status == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_x_forwarded_for_per_request_does_not_escape_the_token_throttle() -> None:
+    account_services.register_account(username="proxy-brute", password=PASSWORD)
+    # One web worker: the embedded default's cache is per process (CI: Redis, shared).
+    with serving({"THROTTLE_TOKEN": "3/minute", "GUNICORN_WORKERS": "1"}) as served:
+        port = int(served["port"])  # type: ignore[call-overload]
+        statuses = []
+        for attempt in range(6):
+            answer = _request(
+                port,
+                "/api/v1/auth/token",
+                method="POST",
+                body={"username": "proxy-brute", "password": f"wrong-{attempt}"},
+                headers={"X-Forwarded-For": f"203.0.113.{attempt + 1}"},
+            )
+            answer.read()
+            statuses.append(answer.status)
+    # nginx replaces the header with the connection's address: one client, one count.
+    assert statuses == [401, 401, 401, 429, 429, 429], statuses
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_front_proxys_https_and_the_clients_port_reach_django() -> None:
+    white = account_services.register_account(username="proxy-w", password=PASSWORD)
+    black = account_services.register_account(username="proxy-b", password=PASSWORD)
+    for _ in range(2):
+        services.start_game(white=white, black=black, rated=False)
+    secure = {"SECURE_SSL_REDIRECT": "1", "SECURE_PROXY_SSL_HEADER": "1"}
+    with serving(secure) as served:
+        port = int(served["port"])  # type: ignore[call-overload]
+        host = {"Host": f"127.0.0.1:{port}"}
+        # A TLS terminator in front says https: served, not redirected again and again.
+        answer = _request(
+            port, "/api/v1/games?page_size=1", headers={**host, "X-Forwarded-Proto": "https"}
+        )
+        page = json.loads(answer.read())
+        assert answer.status == 200
+        # The port the client used is kept in the links Django writes.
+        assert page["next"].startswith(f"https://127.0.0.1:{port}/api/v1/games?"), page["next"]
+        # Plain HTTP with nothing in front: redirected to https once.
+        answer = _request(port, "/api/v1/games", headers=host)
+        answer.read()
+        assert answer.status == 301
+        assert answer.getheader("Location") == f"https://127.0.0.1:{port}/api/v1/games"
