@@ -316,14 +316,16 @@ def start(port: int) -> int:
                 [str(part) for part in command], cwd=ROOT, env=env, start_new_session=True
             )
         announced = False
-        deadline = time.monotonic() + 60
+        started = time.monotonic()
         while True:
             for name, child in children.items():
                 if child.poll() is not None:
                     say(f"{name} exited with {child.returncode}; stopping the others")
                     code = child.returncode or 1
                     raise KeyboardInterrupt
-            if not announced and (web_answers(port) or time.monotonic() > deadline):
+            # Once the web server answers and the workers' start-up banners are out.
+            waited = time.monotonic() - started
+            if not announced and ((waited > 4 and web_answers(port)) or waited > 60):
                 announce(url, env["SITE_URL"])
                 announced = True
             time.sleep(0.5)
@@ -335,7 +337,7 @@ def start(port: int) -> int:
 
 
 def announce(url: str, site_url: str) -> None:
-    """The summary, once the web server answers (after the workers' start-up banners)."""
+    """The URLs and logins, last on the console."""
     say(f"web on {url}/  API docs: {url}/api/v1/docs  admin: {url}/admin/")
     if ADMIN_PASSWORD_FILE.exists():
         password = ADMIN_PASSWORD_FILE.read_text().strip()
