@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import venv
 from pathlib import Path
@@ -308,24 +309,34 @@ def start(port: int) -> int:
         raise KeyboardInterrupt  # `kill <dev.py pid>` stops everything, like Ctrl-C
 
     signal.signal(signal.SIGTERM, interrupt)
+    # Ctrl-C too, even when started with SIGINT ignored (`python3 dev.py start &` in a script).
+    signal.signal(signal.SIGINT, interrupt)
     code = 0
     try:
+        worker_ready = threading.Event()
         for name, command in commands.items():
             # Own process group: Ctrl-C reaches dev.py, which then stops each group cleanly.
             children[name] = subprocess.Popen(
-                [str(part) for part in command], cwd=ROOT, env=env, start_new_session=True
+                [str(part) for part in command],
+                cwd=ROOT,
+                env=env,
+                start_new_session=True,
+                # The worker's output passes through dev.py, which watches for "ready.".
+                stdout=subprocess.PIPE if name == "worker" else None,
+                stderr=subprocess.STDOUT if name == "worker" else None,
             )
+        threading.Thread(target=relay, args=(children["worker"], worker_ready), daemon=True).start()
         announced = False
-        started = time.monotonic()
+        deadline = time.monotonic() + 90
         while True:
             for name, child in children.items():
                 if child.poll() is not None:
                     say(f"{name} exited with {child.returncode}; stopping the others")
                     code = child.returncode or 1
                     raise KeyboardInterrupt
-            # Once the web server answers and the workers' start-up banners are out.
-            waited = time.monotonic() - started
-            if not announced and ((waited > 4 and web_answers(port)) or waited > 60):
+            # Last on the console: once the web server answers and the worker is ready.
+            ready = worker_ready.is_set() and web_answers(port)
+            if not announced and (ready or time.monotonic() > deadline):
                 announce(url, env["SITE_URL"])
                 announced = True
             time.sleep(0.5)
@@ -334,6 +345,17 @@ def start(port: int) -> int:
     finally:
         stop(children)
     return code
+
+
+def relay(child: subprocess.Popen[bytes], ready: threading.Event) -> None:
+    """Copy the child's output to ours; set `ready` at Celery's "celery@host ready." line."""
+    assert child.stdout is not None
+    out = sys.stdout.buffer
+    for line in iter(child.stdout.readline, b""):
+        out.write(line)
+        out.flush()
+        if line.rstrip().endswith(b" ready."):
+            ready.set()
 
 
 def announce(url: str, site_url: str) -> None:
