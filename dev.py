@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -137,8 +138,7 @@ def ensure_venv(requirements: str) -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 - a clear message on an old python3
         sys.exit(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]}).")
     if not PYTHON.exists():
-        say(f"creating virtual environment in {VENV}")
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        create_venv()
     # requirements-dev.txt includes requirements.txt (-r): hash both.
     digest = hashlib.sha256()
     for name in ("requirements.txt", requirements):
@@ -146,6 +146,9 @@ def ensure_venv(requirements: str) -> None:
     stamp = VENV / f".installed-{requirements}"
     if stamp.exists() and stamp.read_text() == digest.hexdigest():
         return
+    has_pip = subprocess.run([PYTHON, "-c", "import pip"], check=False, capture_output=True)
+    if has_pip.returncode != 0:
+        create_venv()  # left without pip (an interrupted creation): start again
     say(f"installing {requirements}")
     run(
         PYTHON,
@@ -158,6 +161,18 @@ def ensure_venv(requirements: str) -> None:
         ROOT / requirements,
     )
     stamp.write_text(digest.hexdigest())
+
+
+def create_venv() -> None:
+    say(f"creating virtual environment in {VENV}")
+    try:
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    except (subprocess.CalledProcessError, OSError) as error:
+        shutil.rmtree(VENV, ignore_errors=True)
+        sys.exit(
+            f"[dev] could not create {VENV} with pip ({error}). On Debian and Ubuntu the "
+            "system Python needs its venv package: apt-get install python3-venv"
+        )
 
 
 def child_env(**extra: str) -> dict[str, str]:
