@@ -211,7 +211,8 @@ def find_catalogs(root: Path = ROOT) -> list[Path]:
 
 def compile_catalog(po: Path, mo: Path | None = None) -> bool:
     """Compile one .po file to .mo as GNU msgfmt does (untranslated and fuzzy entries left
-    out, the header kept); runs where Babel is installed (the venv).  Refuses a catalog
+    out; Babel rewrites the header with the same Language and Plural-Forms); runs where
+    Babel is installed (the venv).  Refuses a catalog
     with format errors (like `msgfmt --check-format`, which Django's compilemessages uses).
     Returns whether the .mo file changed; writes it atomically."""
     from io import BytesIO
@@ -263,12 +264,17 @@ def compile_translations(env: dict[str, str]) -> None:
     if not find_catalogs():
         return
     script = (
-        "import dev\n"
-        "changed = dev.compile_catalogs()\n"
+        "import sys, dev\n"
+        "try:\n"
+        "    changed = dev.compile_catalogs()\n"
+        "except ValueError as error:\n"
+        "    sys.exit(f'[dev] a translation catalog is wrong:\\n{error}')\n"
         "if changed:\n"
         "    dev.say(f'compiled {len(changed)} translation catalog(s)')\n"
     )
-    run(PYTHON, "-c", script, env=env)
+    done = subprocess.run([str(PYTHON), "-c", script], cwd=ROOT, env=env, check=False)
+    if done.returncode != 0:
+        sys.exit(done.returncode)  # the script said what is wrong
 
 
 # --- Commands -----------------------------------------------------------------------
