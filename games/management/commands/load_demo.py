@@ -70,9 +70,8 @@ class Command(BaseCommand):
         if not User.objects.filter(username="alice").exists():
             self._players_and_games(User)
             self.stdout.write(self.style.SUCCESS("Demo data loaded."))
-        self.stdout.write(
-            f"Admin login: http://127.0.0.1:8000/admin/  user: admin  password: {admin_password}"
-        )
+        site = settings.SITE_URL.rstrip("/")  # dev.py start --port N sets SITE_URL
+        self.stdout.write(f"Admin login: {site}/admin/  user: admin  password: {admin_password}")
         self.stdout.write(f"Demo players: {', '.join(PLAYERS)} (password: {DEMO_PASSWORD})")
 
     def _admin(self, User: Any) -> str:
