@@ -6,6 +6,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from core.text import hidden_characters
+
 
 class SignupForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
@@ -32,6 +34,16 @@ class SignupForm(forms.Form):
 
 class SettingsForm(forms.Form):
     display_name = forms.CharField(label=_("Display name"), max_length=64, required=False)
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        hidden = hidden_characters(name)
+        if hidden:
+            raise forms.ValidationError(
+                _("The name contains invisible characters (%(codes)s).")
+                % {"codes": ", ".join(hidden)}
+            )
+        return name
     email = forms.EmailField(label=_("Email"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     email_notifications = forms.BooleanField(label=_("Email notifications"), required=False)

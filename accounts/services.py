@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts import errors
 from accounts.models import ApiToken
+from accounts.usernames import validate_username
 from core.errors import InvalidInput
 
 User = get_user_model()
@@ -27,6 +28,7 @@ def register_account(*, username: str, password: str) -> AbstractBaseUser:
     field = User._meta.get_field(User.USERNAME_FIELD)
     try:
         field.run_validators(username)
+        validate_username(username)
         if not username:
             raise ValidationError(_("A username is required."))
     except ValidationError as exc:
@@ -97,3 +99,6 @@ def revoke_token(*, token: ApiToken) -> None:
     ApiToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
 
 
+def revoke_all_tokens(*, user: AbstractBaseUser) -> int:
+    """Revoke every API token of `user` (a new password: old tokens must stop working)."""
+    return ApiToken.objects.filter(user=user, revoked__isnull=True).update(revoked=timezone.now())

@@ -15,7 +15,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("web:password-change-done")),
+        views.PasswordChangeView.as_view(success_url=reverse_lazy("web:password-change-done")),
         name="password-change",
     ),
     path(
@@ -39,7 +39,7 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
+        views.PasswordResetConfirmView.as_view(
             success_url=reverse_lazy("web:password-reset-complete")
         ),
         name="password_reset_confirm",

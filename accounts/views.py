@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import (
     HttpRequest,
@@ -111,3 +112,25 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     account_services.revoke_token(token=token)
     messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
     return redirect("web:settings")
+
+
+class _RevokesTokens:
+    """A new password revokes the account's API tokens: whoever knew the old password may
+    hold one (the page says so)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)  # type: ignore[misc]
+        if account_services.revoke_all_tokens(user=form.user):
+            messages.info(
+                self.request,  # type: ignore[attr-defined]
+                _("Your API tokens were revoked with the old password: create a new one here."),
+            )
+        return response
+
+
+class PasswordChangeView(_RevokesTokens, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetConfirmView(_RevokesTokens, auth_views.PasswordResetConfirmView):
+    pass

@@ -39,6 +39,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Profile
 from core.errors import DomainError
+from core.text import hidden_characters
 from games import services as game_services
 from games.models import Game
 from tournaments import errors, pairing, selectors
@@ -117,6 +118,12 @@ def create_tournament(
         bad("name", _("A name is required."))
     elif len(name) > MAX_NAME_LENGTH:
         bad("name", _("At most %(n)d characters.") % {"n": MAX_NAME_LENGTH})
+    elif hidden_characters(name):
+        bad(
+            "name",
+            _("The name contains invisible characters (%(codes)s).")
+            % {"codes": ", ".join(hidden_characters(name))},
+        )
     if format not in Tournament.Format.values:
         bad("format", _("Choose one of %(v)s.") % {"v": ", ".join(Tournament.Format.values)})
     if format == Tournament.Format.SWISS:
