@@ -262,7 +262,7 @@ def make_player(db: Any) -> Callable[[str], Player]:
 
     def make(username: str) -> Player:
         user = account_services.register_account(username=username, password=PASSWORD)
-        token = account_services.issue_token(username=username, password=PASSWORD)
+        token = account_services.create_token(user=user)
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
         return Player(user, token, client)

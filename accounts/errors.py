@@ -23,7 +23,15 @@ class BadCredentials(DomainError):
     default_message = _("Wrong username or password.")
 
 
+class LockedOut(DomainError):
+    code = "locked_out"
+    default_message = _(
+        "Too many wrong passwords for this account or from this address: try again later."
+    )
+
+
 HTTP_STATUS: dict[type[DomainError], int] = {
+    LockedOut: status.HTTP_429_TOO_MANY_REQUESTS,
     AccountExists: status.HTTP_409_CONFLICT,
     WeakPassword: status.HTTP_400_BAD_REQUEST,
     BadCredentials: status.HTTP_401_UNAUTHORIZED,

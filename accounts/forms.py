@@ -44,6 +44,7 @@ class SettingsForm(forms.Form):
                 % {"codes": ", ".join(hidden)}
             )
         return name
+
     email = forms.EmailField(label=_("Email"), required=False)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     email_notifications = forms.BooleanField(label=_("Email notifications"), required=False)
@@ -55,5 +56,3 @@ class TokenForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
-
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -32,9 +33,7 @@ def register_account(*, username: str, password: str) -> AbstractBaseUser:
         if not username:
             raise ValidationError(_("A username is required."))
     except ValidationError as exc:
-        raise InvalidInput(
-            " ".join(exc.messages), fields={"username": exc.messages}
-        ) from None
+        raise InvalidInput(" ".join(exc.messages), fields={"username": exc.messages}) from None
     with transaction.atomic():
         if User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username}).exists():
             raise errors.AccountExists(
@@ -60,11 +59,21 @@ def _token_digest(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def issue_token(*, username: str, password: str) -> str:
-    """Check the credentials and return a new bearer token (shown only this once)."""
-    user = authenticate(username=username, password=password)
+def issue_token(*, username: str, password: str, request: Any) -> str:
+    """Check the credentials and return a new bearer token (shown only this once).
+
+    `request` (the HTTP request) lets the log-in lockout (django-axes, settings) count
+    the failures of this account and this address."""
+    user = authenticate(request, username=username, password=password)
     if user is None:
+        if getattr(request, "axes_locked_out", False):
+            raise errors.LockedOut()
         raise errors.BadCredentials()
+    return create_token(user=user)
+
+
+def create_token(*, user: AbstractBaseUser) -> str:
+    """A new bearer token for `user`, no password asked (trusted code: tests, scripts)."""
     prefix = secrets.token_hex(6)
     raw = f"{prefix}.{secrets.token_urlsafe(32)}"
     ApiToken.objects.create(user=user, prefix=prefix, digest=_token_digest(raw))

@@ -21,10 +21,15 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.addresses import client_address
+
 
 class _SettingsRateThrottle(SimpleRateThrottle):
     def get_rate(self) -> str | None:
         return settings.API_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request)
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if request.method in ("GET", "HEAD", "OPTIONS"):

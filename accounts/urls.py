@@ -25,7 +25,7 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/",
-        auth_views.PasswordResetView.as_view(
+        views.PasswordResetView.as_view(
             success_url=reverse_lazy("web:password-reset-done"),
             email_template_name="registration/reset_email.txt",
             subject_template_name="registration/reset_subject.txt",

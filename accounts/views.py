@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import forms
 from accounts import services as account_services
+from accounts.addresses import client_address
 from accounts.language import SESSION_KEY
 from accounts.models import ApiToken, Profile
 from core.errors import DomainError
@@ -98,7 +98,9 @@ def create_token(request: HttpRequest) -> HttpResponse:
     if token_form.is_valid():
         try:
             new_token = account_services.issue_token(
-                username=request.user.get_username(), password=token_form.cleaned_data["password"]
+                username=request.user.get_username(),
+                password=token_form.cleaned_data["password"],
+                request=request,
             )
         except DomainError as exc:
             messages.error(request, str(exc.message))
@@ -134,3 +136,28 @@ class PasswordChangeView(_RevokesTokens, auth_views.PasswordChangeView):
 
 class PasswordResetConfirmView(_RevokesTokens, auth_views.PasswordResetConfirmView):
     pass
+
+
+def _over_hourly_limit(key: str) -> bool:
+    """Count one more for `key` in this hour's window; True once past the limit."""
+    cache.add(key, 0, 3600)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr: a new window
+        cache.set(key, 1, 3600)
+        count = 1
+    return bool(count > settings.PASSWORD_RESET_MAILS_PER_HOUR)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """At most PASSWORD_RESET_MAILS_PER_HOUR reset e-mails an hour to one address and
+    from one client.  Past that the page still says "sent" (it never tells whether an
+    address has an account), and nothing is sent."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        email = form.cleaned_data["email"].strip().lower()
+        if _over_hourly_limit(f"password-reset:email:{email}") or _over_hourly_limit(
+            f"password-reset:client:{client_address(self.request)}"
+        ):
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)

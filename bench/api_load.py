@@ -155,7 +155,7 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> list[Client]:
     for index in range(args.clients):
         names = (f"loadw{index}", f"loadb{index}")
         users = [account_services.register_account(username=n, password=PASSWORD) for n in names]
-        tokens = [account_services.issue_token(username=n, password=PASSWORD) for n in names]
+        tokens = [account_services.create_token(user=user) for user in users]
         games = [
             services.start_game(white=users[0], black=users[1], rated=False).pk
             for _ in range(args.games_per_client)

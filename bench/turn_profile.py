@@ -81,7 +81,7 @@ def setup(args: argparse.Namespace) -> tuple[list[str], list[int]]:
     call_command("migrate", verbosity=0)
     names = ("profw", "profb")
     users = [account_services.register_account(username=n, password=PASSWORD) for n in names]
-    tokens = [account_services.issue_token(username=n, password=PASSWORD) for n in names]
+    tokens = [account_services.create_token(user=user) for user in users]
     games = [
         services.start_game(white=users[0], black=users[1], rated=False).pk
         for _ in range(args.games)

@@ -13,6 +13,7 @@ must stop the process, not run it with a default.
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 from pathlib import Path
@@ -133,6 +134,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "core",
     "accounts",
     "clocks",
@@ -153,7 +155,28 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: answers a locked-out log-in (django-axes, below).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# --- Log-in lockout (django-axes): website, admin and API token log-ins alike ---------
+# After AXES_FAILURE_LIMIT wrong passwords for one account, or from one address, that
+# account or address is locked out for AXES_COOLOFF_MINUTES; a right password then fails
+# too.  Counted in the cache (Redis in production): no table, no write per attempt.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Password-reset e-mails: at most this many per address (and per client) per hour.
+PASSWORD_RESET_MAILS_PER_HOUR = env_int("PASSWORD_RESET_MAILS_PER_HOUR", 3, minimum=1)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -272,6 +295,9 @@ else:
             "LOCATION": "adaptoid",
         }
     }
+    # Embedded: log-ins are all counted by the one web process, so a local-memory cache
+    # serves django-axes (its warning is for several processes: production has Redis).
+    SILENCED_SYSTEM_CHECKS = ["axes.W001"]
     BROKER_DIR = Path(env_str("BROKER_DIR") or (VAR_DIR / ("test-broker" if TESTING else "broker")))
     CELERY_BROKER_URL = "filesystem://"
     # One folder for in and out: producer and consumer share a single queue directory.
@@ -418,9 +444,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 20,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-    # Throttles identify anonymous clients by address: X-Forwarded-For is believed only as
-    # far as TRUSTED_PROXIES of our own proxies wrote it (0: the connection's address).
-    "NUM_PROXIES": TRUSTED_PROXIES,
 }
 # Read by accounts.throttling at request time (so tests can change them).
 API_THROTTLE_RATES = {

@@ -61,4 +61,4 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response({"token": services.issue_token(**data.validated_data)})
+        return Response({"token": services.issue_token(**data.validated_data, request=request)})

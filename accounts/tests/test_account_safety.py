@@ -70,7 +70,7 @@ def test_a_display_name_with_a_bidi_override_is_refused(client: Any) -> None:
 @pytest.mark.django_db
 def test_a_new_password_revokes_the_old_api_tokens(client: Any) -> None:
     user = services.register_account(username="changer", password=PASSWORD)
-    token = services.issue_token(username="changer", password=PASSWORD)
+    token = services.create_token(user=user)
     assert services.user_for_token(token) == user
     client.force_login(user)
     answer = client.post(

@@ -106,7 +106,9 @@ def test_on_redis_concurrent_turns_cannot_share_the_last_allowance(settings: Any
 
 
 @pytest.mark.django_db
-def test_a_client_cannot_choose_its_identity_with_x_forwarded_for(client: Any, settings: Any) -> None:
+def test_a_client_cannot_choose_its_identity_with_x_forwarded_for(
+    client: Any, settings: Any
+) -> None:
     # No trusted proxy (TRUSTED_PROXIES=0, the default): the connection's address counts.
     settings.API_THROTTLE_RATES = {**settings.API_THROTTLE_RATES, "token": "2/minute"}
     statuses = [

@@ -150,7 +150,7 @@ def test_pages_to_web_and_the_stream_to_its_service_unbuffered(site: dict[str, o
     white = account_services.register_account(username="proxy-white", password=PASSWORD)
     black = account_services.register_account(username="proxy-black", password=PASSWORD)
     game = services.start_game(white=white, black=black, rated=False)
-    token = account_services.issue_token(username="proxy-white", password=PASSWORD)
+    token = account_services.create_token(user=white)
 
     assert _get(port, "/api/v1/schema").status == 200
 

@@ -254,7 +254,7 @@ def world() -> World:
         ("staff", "root"),
     ):
         users[persona] = account_services.register_account(username=username, password=PASSWORD)
-        tokens[persona] = account_services.issue_token(username=username, password=PASSWORD)
+        tokens[persona] = account_services.create_token(user=users[persona])
     User.objects.filter(pk=users["staff"].pk).update(is_staff=True)
     users["staff"].refresh_from_db()
     game = services.start_game(white=users["white"], black=users["black"])
