@@ -34,6 +34,17 @@ def handler404(request, exception=None):
     return page_not_found(request, exception)
 
 
+def handler400(request, exception=None):
+    """A request Django refuses before any view (a body over DATA_UPLOAD_MAX_MEMORY_SIZE…)."""
+    if request.path.startswith("/api/"):
+        from core.api.errors import json_400
+
+        return json_400(request, exception)
+    from django.views.defaults import bad_request
+
+    return bad_request(request, exception)
+
+
 def handler500(request):
     if request.path.startswith("/api/"):
         from core.api.errors import json_500

@@ -18,9 +18,7 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 def hidden_characters(text: str) -> list[str]:
     """The characters of `text` a reader would not see as written, as U+XXXX codes."""
     return [
-        f"U+{ord(char):04X}"
-        for char in text
-        if unicodedata.category(char) in _HIDDEN_CATEGORIES
+        f"U+{ord(char):04X}" for char in text if unicodedata.category(char) in _HIDDEN_CATEGORIES
     ]
 
 

@@ -96,6 +96,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     return response
 
 
+def json_400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(
+        {"code": "bad_request", "error": _("The request cannot be read (too large or malformed).")},
+        status=400,
+    )
+
+
 def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse({"code": "not_found", "error": _("Not found.")}, status=404)
 

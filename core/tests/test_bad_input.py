@@ -1,0 +1,79 @@
+"""Inputs that used to answer 500 get a 400 with the usual error body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+def _post_raw(client: Any, path: str, body: str, **extra: Any) -> Any:
+    return client.generic("POST", path, body.encode("utf-8", "surrogatepass"),
+                          content_type="application/json", **extra)  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_json_nested_a_thousand_deep_is_a_parse_error(client: Any) -> None:
+    body = "[" * 1000 + "]" * 1000
+    answer = _post_raw(client, "/api/v1/accounts", body)
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "parse_error"
+    assert "nested" in answer.json()["error"]
+
+
+@pytest.mark.django_db
+def test_a_lone_surrogate_in_a_string_is_a_parse_error(alice: Any) -> None:
+    answer = alice.client.generic(
+        "PATCH",
+        "/api/v1/me/preferences",
+        '{"time_zone": "\\ud800"}',
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "parse_error"
+
+
+@pytest.mark.django_db
+def test_a_number_beyond_64_bits_is_a_parse_error(alice: Any) -> None:
+    answer = alice.client.post(
+        "/api/v1/notifications/read",
+        '{"ids": [286900815173480120320]}',
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "parse_error"
+
+
+@pytest.mark.django_db
+def test_five_thousand_digits_are_refused_before_python_converts_them(client: Any) -> None:
+    answer = _post_raw(client, "/api/v1/accounts", '{"username": ' + "9" * 5000 + "}")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "parse_error"
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_json_string_is_a_parse_error(client: Any) -> None:
+    answer = _post_raw(client, "/api/v1/accounts", '{"username": "a\\u0000b", "password": "x"}')
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "parse_error"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/players/a%00b", "/api/v1/games?player=a%00b"])
+def test_a_nul_in_the_address_is_refused_with_a_json_error(client: Any, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "invalid"
+
+
+@pytest.mark.django_db
+def test_a_nul_in_a_page_address_is_a_plain_400(client: Any) -> None:
+    assert client.get("/players/a%00b/").status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_body_over_the_upload_limit_gets_a_json_error(client: Any, settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    answer = _post_raw(client, "/api/v1/accounts", '{"username": "' + "x" * 2000 + '"}')
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_request"
