@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -59,6 +60,21 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
     return value
+
+
+_RATE = re.compile(r"^[1-9][0-9]{0,8}/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A throttle rate, N/second|minute|hour|day (DRF's syntax), checked at start."""
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return default
+    if not _RATE.match(raw):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a rate: write N/second, N/minute, N/hour or N/day"
+        )
+    return raw
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -201,19 +217,22 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------
 
+# Web and worker processes share an SQLite file: WAL lets readers run during a write,
+# IMMEDIATE takes the write lock when a transaction starts (so two submissions of one
+# ply queue up instead of deadlocking), and a writer waits up to 20 s for the lock.
+# The embedded default and DATABASE_URL=sqlite:///… get the same options.
+SQLITE_OPTIONS = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
 if DATABASE_URL is None:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
-            "OPTIONS": {
-                # Web and worker processes share the file: WAL lets readers run during
-                # a write, IMMEDIATE takes the write lock when a transaction starts
-                # (so two submissions of one ply queue up instead of deadlocking).
-                "timeout": 20,
-                "transaction_mode": "IMMEDIATE",
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": dict(SQLITE_OPTIONS),
             # A file, not :memory:, so a real Celery worker process can open the
             # same test database (see conftest.celery_worker_process).
             "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
@@ -227,6 +246,10 @@ else:
     }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Server-side binding: psycopg sends the values apart from the SQL (no quoting in
         # Python, a fifth of a turn's CPU); prepared statements: a connection plans a
@@ -448,9 +471,9 @@ REST_FRAMEWORK = {
 }
 # Read by accounts.throttling at request time (so tests can change them).
 API_THROTTLE_RATES = {
-    "accounts": env_str("THROTTLE_ACCOUNTS") or ("1000/minute" if TESTING else "20/hour"),
-    "token": env_str("THROTTLE_TOKEN") or ("1000/minute" if TESTING else "30/minute"),
-    "turns": env_str("THROTTLE_TURNS") or ("1000/minute" if TESTING else "120/minute"),
+    "accounts": env_rate("THROTTLE_ACCOUNTS", "1000/minute" if TESTING else "20/hour"),
+    "token": env_rate("THROTTLE_TOKEN", "1000/minute" if TESTING else "30/minute"),
+    "turns": env_rate("THROTTLE_TURNS", "1000/minute" if TESTING else "120/minute"),
 }
 
 SPECTACULAR_SETTINGS = {

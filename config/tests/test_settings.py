@@ -78,6 +78,10 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("DATABASE_URL", "mysql://x/y", "DATABASE_URL must start with"),
         ("REDIS_URL", "http://localhost", "REDIS_URL must start with"),
         ("SECURE_HSTS_SECONDS", "a year", "not an integer"),
+        ("THROTTLE_TURNS", "abc", "is not a rate"),
+        ("THROTTLE_TOKEN", "10/fortnight", "is not a rate"),
+        ("TRUSTED_PROXIES", "-1", "must be at least 0"),
+        ("AXES_FAILURE_LIMIT", "many", "not an integer"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
@@ -115,3 +119,20 @@ def test_postgresql_binds_parameters_on_the_server_unless_told(query: str, expec
     done = _manage("shell", "-c", code, env=env)
     assert done.returncode == 0, done.stderr
     assert f"'server_side_binding': {expected}" in done.stdout.splitlines()[-1]
+
+
+def test_an_sqlite_database_url_gets_the_embedded_defaults_options(tmp_path: Path) -> None:
+    # WAL, IMMEDIATE and a lock timeout: without them concurrent turns answered
+    # "database is locked" (500) when DATABASE_URL named an SQLite file.
+    code = (
+        "from django.conf import settings as s; o = s.DATABASES['default']['OPTIONS'];"
+        "print(o['transaction_mode'], o['timeout'], 'WAL' in o['init_command'])"
+    )
+    done = _manage(
+        "shell",
+        "-c",
+        code,
+        env={"DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "ADAPTOID_TESTING": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-3:] == ["IMMEDIATE", "20", "True"]
