@@ -116,10 +116,12 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
         challenge = _locked_challenge(challenge)
         if challenge.created_by_id == player.pk:
             raise errors.OwnChallenge()
-        if challenge.opponent_id is not None and challenge.opponent_id != player.pk:
-            raise errors.NotYourChallenge()
+        # Closed first: the second accept of an open challenge finds it taken (409), not
+        # addressed to the first acceptor (403).
         if challenge.status != Challenge.Status.OPEN:
             raise errors.ChallengeClosed()
+        if challenge.opponent_id is not None and challenge.opponent_id != player.pk:
+            raise errors.NotYourChallenge()
         creator_color = challenge.color
         if creator_color == Challenge.ColorChoice.RANDOM:
             creator_color = secrets.choice([Color.WHITE, Color.BLACK])

@@ -63,6 +63,15 @@ def test_open_challenge_can_be_accepted_by_anyone_but_its_creator(alice, strange
     assert again.status_code == 409 and again.json()["code"] == "challenge_closed"
 
 
+def test_a_second_player_accepting_a_taken_open_challenge_hears_it_is_closed(
+    alice, bob, stranger
+) -> None:
+    made = _challenge(alice, opponent=None).json()["id"]
+    assert stranger.client.post(f"/api/v1/challenges/{made}/accept").status_code == 201
+    late = bob.client.post(f"/api/v1/challenges/{made}/accept")
+    assert late.status_code == 409 and late.json()["code"] == "challenge_closed"
+
+
 def test_a_stranger_cannot_accept_or_decline_a_directed_challenge(alice, bob, stranger) -> None:
     challenge_id = _challenge(alice).json()["id"]
     for action in ("accept", "decline", "cancel"):
