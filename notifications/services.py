@@ -165,13 +165,18 @@ def unsubscribe_url(user: AbstractBaseUser) -> str:
     )
 
 
-def unsubscribe(*, token: str) -> AbstractBaseUser | None:
-    """Turn every email off for the token's user; None for a bad or forged token."""
+def unsubscribing_user(token: str) -> AbstractBaseUser | None:
+    """The user an unsubscribe token names; None for a bad or forged token."""
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
-    user = User.objects.filter(pk=data.get("u") if isinstance(data, dict) else None).first()
+    return User.objects.filter(pk=data.get("u") if isinstance(data, dict) else None).first()
+
+
+def unsubscribe(*, token: str) -> AbstractBaseUser | None:
+    """Turn every email off for the token's user; None for a bad or forged token."""
+    user = unsubscribing_user(token)
     if user is None:
         return None
     Profile.objects.filter(user=user).update(email_notifications=False)

@@ -30,14 +30,20 @@ def mark_all_read(request: HttpRequest) -> HttpResponse:
 
 
 # No login and no CSRF token: the link is followed from an email, and RFC 8058 mail
-# clients POST to it directly.  The signed token is the proof.
+# clients POST to it directly.  The signed token is the proof.  GET only asks: mail
+# scanners open every link of a message, and must not unsubscribe anybody.
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    user = services.unsubscribe(token=token)
+    if request.method == "POST":
+        user = services.unsubscribe(token=token)
+        done = True
+    else:
+        user = services.unsubscribing_user(token)
+        done = False
     return render(
         request,
         "notifications/unsubscribed.html",
-        {"unsubscribed_user": user},
+        {"unsubscribed_user": user, "done": done, "token": token},
         status=200 if user is not None else 400,
     )
