@@ -12,6 +12,7 @@ instead of up to N timestamps unpickled, filtered and pickled again on every tur
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
@@ -22,6 +23,9 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.addresses import client_address
+from core.cache import CACHE_ERRORS
+
+logger = logging.getLogger(__name__)
 
 
 class _SettingsRateThrottle(SimpleRateThrottle):
@@ -30,6 +34,18 @@ class _SettingsRateThrottle(SimpleRateThrottle):
 
     def get_ident(self, request: Request) -> str:
         return client_address(request)
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        # Cache down (Redis unreachable): the request goes through, and it is logged.  A
+        # documented choice (docs/configuration.md): the site stays up, unthrottled.
+        try:
+            return self.allow(request, view)
+        except CACHE_ERRORS as exc:
+            logger.warning("throttle %s: cache unavailable (%s): let through", self.scope, exc)
+            return True
+
+    def allow(self, request: Request, view: Any) -> bool:
+        return bool(super().allow_request(request, view))
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if request.method in ("GET", "HEAD", "OPTIONS"):
@@ -82,7 +98,7 @@ class TurnsThrottle(_SettingsRateThrottle):
     scope = "turns"
     cache_format = "throttle_gcra_%(scope)s_%(ident)s"  # a number, not DRF's list
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow(self, request: Request, view: Any) -> bool:
         if self.rate is None:
             return True
         self.key = self.get_cache_key(request, view)

@@ -43,7 +43,10 @@ class AfterCommitTask(Task):
 
         if transaction.get_connection().in_atomic_block:
             options.setdefault("ignore_result", True)
-            transaction.on_commit(send)
+            # robust: the change is committed; a broker that cannot take the message
+            # must not turn that success into an error (logged; the sweepers queue
+            # such work again: bots, clocks, tournaments, e-mails).
+            transaction.on_commit(send, robust=True)
             return None
         return send()
 
