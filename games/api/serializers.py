@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.timezone import get_current_timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -178,7 +177,9 @@ class GameSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_turns(self, game: Game) -> list[str]:
-        # .all() uses the prefetched turns (default ordering: ply).
+        # The texts play_turn left on the game, else the prefetched turns (ordered by ply).
+        if game.turn_texts is not None:
+            return list(game.turn_texts)
         return [turn.text for turn in game.turns.all()]
 
     def get_termination(self, game: Game) -> str | None:
@@ -238,66 +239,3 @@ class RecordSerializer(serializers.Serializer):
 
 def game_payload(game: Game) -> dict[str, Any]:
     return GameSerializer(game).data
-
-
-# --- The turn answer, without the serializer machinery -------------------------------
-
-# One shared field only formats (ISO 8601, current time zone, "Z" for UTC) exactly as
-# GameSerializer's date fields do.
-_datetime = serializers.DateTimeField()
-
-
-def _when(value: Any) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        return _datetime.to_representation(value)
-    # What the field does for an aware value (current time zone, ISO 8601, "Z" for
-    # UTC), without its detours through settings on every call.
-    text = value.astimezone(get_current_timezone()).isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-
-def game_answer(game: Game, turn_texts: list[str]) -> dict[str, Any]:
-    """``GameSerializer(game).data`` built by hand from a game with its players loaded and
-    the texts of its turns: the same keys, order and values (a test compares the two),
-    at a fraction of the cost of a ModelSerializer, which is rebuilt field by field on
-    every use.  For the answer to a turn, the API's hottest path.
-    """
-    from django.utils import timezone
-
-    from clocks.state import clock_state
-
-    clock = clock_state(game, timezone.now())
-    return {
-        "id": game.pk,
-        "white": game.white.username,
-        "black": game.black.username,
-        "status": game.status,
-        "opening": game.opening,
-        "position": game.position,
-        "ply": game.ply,
-        "to_move": game.to_move,
-        "turns": list(turn_texts),
-        "result": game.result,
-        "termination": game.termination or None,
-        "start_position": game.start_position,
-        "rated": game.rated,
-        "days_per_turn": game.days_per_turn,
-        "deadline": _when(game.deadline),
-        "clock": {
-            "kind": clock["kind"],
-            "days": clock["days"],
-            "increment_hours": float(clock["increment_hours"]),
-            "weekend_pause": bool(clock["weekend_pause"]),
-            "vacation_allowed": bool(clock["vacation_allowed"]),
-            "white_remaining": int(clock["white_remaining"]),
-            "black_remaining": int(clock["black_remaining"]),
-            "deadline": _when(clock["deadline"]),
-            "paused": bool(clock["paused"]),
-            "running": clock["running"],
-        },
-        "created": _when(game.created),
-        "updated": _when(game.updated),
-        "finished": _when(game.finished),
-    }

@@ -206,24 +206,6 @@ class LegalTurnsView(APIView):
         return Response({"ply": game.ply + 1, "turns": turns})
 
 
-def turn_request(data: Any) -> tuple[int, str]:
-    """(ply, turn) of a turn submission, as TurnRequestSerializer validates it.
-
-    A well-formed body (an int ply >= 1, a short ASCII turn) is read directly: DRF
-    deep-copies a serializer's fields for every instance, a few percent of a turn's
-    CPU.  Anything else goes through the serializer, for its exact error messages.
-    """
-    if isinstance(data, dict):
-        ply, text = data.get("ply"), data.get("turn")
-        if type(ply) is int and ply >= 1 and type(text) is str:
-            text = text.strip()  # as the serializer's CharField trims it
-            if 0 < len(text) <= 64 and text.isascii() and "\x00" not in text:
-                return ply, text
-    serializer = s.TurnRequestSerializer(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data["ply"], serializer.validated_data["turn"]
-
-
 class TurnsView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     throttle_classes = [TurnsThrottle]
@@ -256,20 +238,19 @@ class TurnsView(APIView):
         # The service locks and reads the game itself: no query of its own for it here.
         # Whatever fails, a game that does not exist is a 404 first, as it always was.
         try:
-            ply, text = turn_request(request.data)
+            body = s.TurnRequestSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            ply, text = body.validated_data["ply"], body.validated_data["turn"]
             game, created = services.play_turn(
                 game=Game(pk=game_id), player=request.user, text=text, ply=ply
             )
         except Exception:
             get_object_or_404(Game, pk=game_id)
             raise
-        # The service's game is the row as stored, players joined; a new turn leaves the
-        # texts of all the turns on it too (a retried one: read them, one query).
-        texts = game.turn_texts
-        if texts is None:
-            texts = list(game.turns.order_by("ply").values_list("text", flat=True))
+        # The service's game is the row as stored, players joined, with the texts of all
+        # its turns (GameSerializer reads them from there: no query for the turns).
         return Response(
-            s.game_answer(game, texts),
+            s.GameSerializer(game).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
