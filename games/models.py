@@ -85,11 +85,20 @@ class Challenge(models.Model):
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
+    # The client's Idempotency-Key of the POST that made it: a retry makes no second one.
+    idempotency_key = models.CharField(_("idempotency key"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name = _("challenge")
         verbose_name_plural = _("challenges")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["created_by", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="challenge_unique_idempotency_key",
+            ),
+        ]
 
     def __str__(self) -> str:
         to = self.opponent.get_username() if self.opponent_id else _("anyone")

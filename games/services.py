@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -50,6 +50,7 @@ def create_challenge(
     clock_kind: str = ClockKind.PER_TURN,
     increment_hours: int = 0,
     weekend_pause: bool = False,
+    idempotency_key: str = "",
 ) -> Challenge:
     """Challenge `opponent` (a username), or anybody when it is None.
 
@@ -101,9 +102,32 @@ def create_challenge(
             clock_kind=clock_kind,
             increment_hours=increment_hours,
             weekend_pause=bool(weekend_pause),
+            idempotency_key=idempotency_key,
         )
         signals.challenge_created.send(sender=Challenge, challenge=challenge)
     return challenge
+
+
+def create_challenge_once(
+    *, creator: AbstractBaseUser, idempotency_key: str, **options: Any
+) -> tuple[Challenge, bool]:
+    """create_challenge, at most once per (creator, key): (challenge, created).
+
+    A client that retries a POST whose answer it never got (a timeout, a 5xx from a
+    proxy) sends the same Idempotency-Key and gets the challenge the first one made.
+    """
+    existing = Challenge.objects.filter(created_by=creator, idempotency_key=idempotency_key)
+    found = existing.first()
+    if found is not None:
+        return found, False
+    try:
+        with transaction.atomic():
+            challenge = create_challenge(
+                creator=creator, idempotency_key=idempotency_key, **options
+            )
+        return challenge, True
+    except IntegrityError:  # the same key, concurrently: the other request made it
+        return existing.get(), False
 
 
 def _locked_challenge(challenge: Challenge) -> Challenge:

@@ -7,9 +7,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -74,16 +76,44 @@ class ChallengesView(APIView):
     @extend_schema(
         operation_id="create_challenge",
         request=s.ChallengeRequestSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description=(
+                    "Any string of 1–64 printable ASCII characters: a retry with the same "
+                    "key answers 200 with the challenge the first request made."
+                ),
+            )
+        ],
         responses={
             201: s.ChallengeSerializer,
+            200: OpenApiResponse(
+                s.ChallengeSerializer, description="Made before with this Idempotency-Key"
+            ),
             **_errors(400, 401, e400="`invalid` or `unknown_player`"),
         },
     )
     def post(self, request: Request) -> Response:
         data = s.ChallengeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        challenge = services.create_challenge(creator=request.user, **data.validated_data)
-        return Response(s.ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            challenge = services.create_challenge(creator=request.user, **data.validated_data)
+            created = True
+        else:
+            if not (0 < len(key) <= 64 and key.isascii() and key.isprintable()):
+                raise ValidationError(
+                    {"Idempotency-Key": [_("1 to 64 printable ASCII characters.")]}
+                )
+            challenge, created = services.create_challenge_once(
+                creator=request.user, idempotency_key=key, **data.validated_data
+            )
+        return Response(
+            s.ChallengeSerializer(challenge).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class ChallengeDetailView(APIView):

@@ -123,3 +123,34 @@ def test_bad_challenges_are_refused_with_a_code(alice, bob, fields, status, code
 def test_challenges_need_a_token(api) -> None:
     assert api.get("/api/v1/challenges").status_code == 401
     assert api.post("/api/v1/challenges", {}, format="json").status_code == 401
+
+
+def test_a_retried_post_with_its_idempotency_key_makes_one_challenge(alice, bob) -> None:
+    body = {"opponent": "bob", "color": "white"}
+    first = alice.client.post(
+        "/api/v1/challenges", body, format="json", HTTP_IDEMPOTENCY_KEY="retry-me-1"
+    )
+    again = alice.client.post(
+        "/api/v1/challenges", body, format="json", HTTP_IDEMPOTENCY_KEY="retry-me-1"
+    )
+    other = alice.client.post(
+        "/api/v1/challenges", body, format="json", HTTP_IDEMPOTENCY_KEY="retry-me-2"
+    )
+    assert (first.status_code, again.status_code, other.status_code) == (201, 200, 201)
+    assert again.json() == first.json()
+    assert other.json()["id"] != first.json()["id"]
+    # Keys are per player: Bob's same key is his own.
+    bobs = bob.client.post(
+        "/api/v1/challenges",
+        {"opponent": "alice"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="retry-me-1",
+    )
+    assert bobs.status_code == 201
+
+
+def test_an_idempotency_key_that_is_not_printable_ascii_is_refused(alice) -> None:
+    answer = alice.client.post(
+        "/api/v1/challenges", {"opponent": None}, format="json", HTTP_IDEMPOTENCY_KEY="\u00e9" * 3
+    )
+    assert answer.status_code == 400 and "Idempotency-Key" in answer.json()["fields"]
