@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from clocks.timecontrol import TimeControl
 from core.errors import DomainError
 from games import services as game_services
 from games.models import Game
@@ -646,7 +647,7 @@ def _board(
         white=white.user,
         black=black.user,
         opening=tournament.opening,
-        days_per_turn=tournament.days_per_turn,
+        time_control=TimeControl.per_turn(tournament.days_per_turn),
         rated=tournament.rated,
     )
     return row

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from clocks.forms import TimeControlForm
-from games.models import Challenge, ClockKind
+from clocks.timecontrol import ClockKind
+from games.models import Challenge
 
 
 class SignupForm(forms.Form):

@@ -14,9 +14,10 @@ from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from accounts.models import Profile
+from clocks.timecontrol import TimeControl
 from games import services
 from games.api.serializers import GameSerializer, game_answer
-from games.models import ClockKind, Game
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -47,10 +48,7 @@ def test_game_answer_is_the_serializer_answer_in_every_state(alice, bob) -> None
     bank = services.start_game(
         white=bob.user,
         black=alice.user,
-        clock_kind=ClockKind.BANK,
-        days_per_turn=10,
-        increment_hours=7,
-        weekend_pause=True,
+        time_control=TimeControl.bank(10, increment_hours=7, weekend_pause=True),
         rated=False,
     )
     Profile.objects.filter(user=alice.user).update(vacation_started=timezone.now())
