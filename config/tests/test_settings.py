@@ -115,3 +115,13 @@ def test_postgresql_binds_parameters_on_the_server_unless_told(query: str, expec
     done = _manage("shell", "-c", code, env=env)
     assert done.returncode == 0, done.stderr
     assert f"'server_side_binding': {expected}" in done.stdout.splitlines()[-1]
+
+
+def test_every_beat_entry_names_a_registered_task() -> None:
+    from django.conf import settings
+
+    from config.celery import app
+
+    app.loader.import_default_modules()  # the apps' tasks modules, as a worker does
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in app.tasks, (name, entry["task"])
