@@ -112,14 +112,3 @@ def deadline_after(
 def is_weekend(instant: dt.datetime, time_zone: str) -> bool:
     """Is it Saturday or Sunday at `instant` in `time_zone`?"""
     return _aware(instant).astimezone(zone(time_zone)).weekday() >= SATURDAY
-
-
-def after_turn(*, kind: str, left: int, used: int, initial: int, increment: int) -> int:
-    """Time left on a player's clock once they have played a turn.
-
-    per_turn: the next turn gets the full `initial` again.  bank: what was left
-    after `used` seconds, plus `increment`, never more than the initial bank.
-    """
-    if kind == "per_turn":
-        return initial
-    return min(initial, max(0, left - used) + increment)

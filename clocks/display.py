@@ -1,8 +1,10 @@
-"""Clock values in words for pages and emails (translated, in the active language)."""
+"""Clock values in words for pages and emails (translated, in the active language).
+
+A time control words itself: ``TimeControl.label()``.
+"""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clocks.arithmetic import DAY, HOUR
@@ -22,18 +24,3 @@ def duration_label(seconds: int) -> str:
     if not days and (minutes or not parts) and len(parts) < 2:
         parts.append(ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes})
     return " ".join(parts)
-
-
-def time_control_label(*, kind: str, days: int, increment_hours: int, weekend_pause: bool) -> str:
-    """ "3 days per turn", "10 days + 36 hours per turn", with ", weekends off"."""
-    if kind == "bank":
-        label = _("%(bank)s + %(increment)s per turn") % {
-            "bank": ngettext("%(n)d day", "%(n)d days", days) % {"n": days},
-            "increment": ngettext("%(n)d hour", "%(n)d hours", increment_hours)
-            % {"n": increment_hours},
-        }
-    else:
-        label = ngettext("%(n)d day per turn", "%(n)d days per turn", days) % {"n": days}
-    if weekend_pause:
-        label = _("%(control)s, weekends off") % {"control": label}
-    return label

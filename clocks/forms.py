@@ -7,8 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TurnEmail
 from clocks.arithmetic import is_time_zone
-from clocks.state import MAX_BANK_DAYS, MAX_INCREMENT_HOURS, time_control_errors
-from games.models import ClockKind
+from clocks.timecontrol import MAX_DAYS, MAX_INCREMENT_HOURS, ClockKind, TimeControl
 
 
 class VacationForm(forms.Form):
@@ -42,9 +41,13 @@ class ClockPreferencesForm(forms.Form):
 class TimeControlForm(forms.Form):
     """Time-control fields for the lobby's challenge form (combine with it, or subclass).
 
-    cleaned_data then holds the keyword arguments of games.services.create_challenge:
-    ``clock_kind``, ``days_per_turn``, ``increment_hours``, ``weekend_pause``.
+    cleaned_data then holds ``time_control`` (a TimeControl) for
+    games.services.create_challenge, beside the fields it was read from
+    (``clock_kind``, ``days_per_turn``, ``increment_hours``, ``weekend_pause``).
+    `strict_days` False accepts any number of days per turn up to 30 (tournaments).
     """
+
+    strict_days = True
 
     clock_kind = forms.ChoiceField(
         label=_("Time control"), choices=ClockKind.choices, initial=ClockKind.PER_TURN
@@ -52,7 +55,7 @@ class TimeControlForm(forms.Form):
     days_per_turn = forms.IntegerField(
         label=_("Days"),
         min_value=1,
-        max_value=MAX_BANK_DAYS,
+        max_value=MAX_DAYS,
         initial=3,
         help_text=_("Per turn: 1, 2, 3, 5, 7, 10 or 14 days. Time bank: its size, up to 30."),
     )
@@ -71,14 +74,18 @@ class TimeControlForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         data["increment_hours"] = data.get("increment_hours") or 0
-        if "clock_kind" in data and "days_per_turn" in data:
-            problems = time_control_errors(
+        if data.get("clock_kind") and "days_per_turn" in data:
+            control = TimeControl.from_hours(
                 kind=data["clock_kind"],
                 days=data["days_per_turn"],
                 increment_hours=data["increment_hours"],
+                weekend_pause=bool(data.get("weekend_pause")),
             )
+            problems = control.errors(strict_days=self.strict_days)
             for field, messages in problems.items():
-                target = {"days": "days_per_turn", "clock_kind": "clock_kind"}.get(field, field)
+                target = {"days": "days_per_turn"}.get(field, field)
                 for message in messages:
                     self.add_error(target, message)
+            if not problems:
+                data["time_control"] = control
         return data

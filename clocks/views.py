@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Profile
 from clocks import services
 from clocks.forms import ClockPreferencesForm, VacationForm
-from games import errors
+from core.errors import DomainError
 
 
 @login_required
@@ -46,7 +46,7 @@ def vacation_page(request: HttpRequest) -> HttpResponse:
                     services.update_preferences(user=request.user, **preferences_form.cleaned_data)
                     messages.success(request, _("Your clock settings are saved."))
                     return redirect("clocks:vacation")
-        except errors.DomainError as exc:
+        except DomainError as exc:
             messages.error(request, str(exc.message))
     return render(
         request,

@@ -396,7 +396,7 @@ STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 1 if TESTING else 300, minimu
 # Correspondence clocks (clocks app) and notifications: see README "Correspondence clocks".
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
     # Ends due vacations, expires run-out clocks (exactly once), warns low clocks.
-    "task": "clocks.tasks.sweep_clocks",
+    "task": "games.tasks.sweep_clocks",
     "schedule": 60.0,
 }
 CELERY_BEAT_SCHEDULE["notifications-digest"] = {
@@ -494,7 +494,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "GameResultEnum": "games.models.Game.Result",
-        "ClockKindEnum": "games.models.ClockKind",
+        "ClockKindEnum": "clocks.timecontrol.ClockKind",
         "TurnEmailEnum": "accounts.models.TurnEmail",
         "NotificationKindEnum": "notifications.models.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",

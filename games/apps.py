@@ -11,5 +11,9 @@ class GamesConfig(AppConfig):
         from games.errors import HTTP_STATUS
 
         register_statuses(HTTP_STATUS)
+        # Vacation stops and restarts game clocks (receivers of clocks.signals).
         # Bots, ratings and the event stream (also registers their Celery tasks).
-        from games import bot_receivers  # noqa: F401
+        from games import (
+            bot_receivers,  # noqa: F401
+            timekeeping,  # noqa: F401
+        )

@@ -95,19 +95,7 @@ class HasPlayedGames(DomainError):
     )
 
 
-# --- Clocks and vacation (clocks app) ------------------------------------------------
-
-
-class TimeExpired(GameOver):
-    """The mover's clock ran out before the turn arrived (409, like game_over)."""
-
-    code = "time_expired"
-    default_message = _("Your time has run out: the turn came after the deadline.")
-
-
-class NoVacationDays(DomainError):
-    code = "no_vacation_days"
-    default_message = _("You have no vacation days left this year.")
+# (The clocks' errors, time_expired and no_vacation_days, are in clocks.errors.)
 
 
 class NotYourBotMatch(DomainError):
@@ -124,7 +112,6 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     WrongPhase: status.HTTP_409_CONFLICT,
     ChallengeClosed: status.HTTP_409_CONFLICT,
     OwnChallenge: status.HTTP_409_CONFLICT,
-    NoVacationDays: status.HTTP_409_CONFLICT,
     UnknownPlayer: status.HTTP_400_BAD_REQUEST,
     InvalidSetup: status.HTTP_400_BAD_REQUEST,
     InvalidInput: status.HTTP_400_BAD_REQUEST,

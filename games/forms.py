@@ -8,7 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clocks.forms import TimeControlForm
-from games.models import Challenge, ClockKind
+from clocks.timecontrol import ClockKind
+from games.models import Challenge
 
 
 class ChallengeForm(TimeControlForm):

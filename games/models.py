@@ -11,23 +11,15 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clocks.models import TimeControlFields
+
 
 class Color(models.TextChoices):
     WHITE = "white", _("White")
     BLACK = "black", _("Black")
 
 
-class ClockKind(models.TextChoices):
-    """Time control of a game (see clocks/arithmetic.py)."""
-
-    # Each turn must be played within `days_per_turn` days.
-    PER_TURN = "per_turn", _("Days per turn")
-    # Little Golem style: a bank of `days_per_turn` days, `clock_increment` added per
-    # turn, capped at the initial bank.
-    BANK = "bank", _("Time bank")
-
-
-class Challenge(models.Model):
+class Challenge(TimeControlFields):
     class ColorChoice(models.TextChoices):
         WHITE = "white", _("White")
         BLACK = "black", _("Black")
@@ -65,12 +57,8 @@ class Challenge(models.Model):
     opening = models.CharField(
         _("opening"), max_length=8, choices=Opening.choices, default=Opening.STANDARD
     )
-    days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
-    clock_kind = models.CharField(
-        _("time control"), max_length=8, choices=ClockKind.choices, default=ClockKind.PER_TURN
-    )
-    increment_hours = models.PositiveSmallIntegerField(_("increment (hours)"), default=0)
-    weekend_pause = models.BooleanField(_("weekend pause"), default=False)
+    # The time control: days_per_turn, clock_kind, clock_increment, weekend_pause
+    # (clocks.models.TimeControlFields; read as challenge.time_control).
     rated = models.BooleanField(_("rated"), default=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -105,7 +93,7 @@ class Challenge(models.Model):
         return f"#{self.pk} {self.created_by.get_username()} → {to} ({self.status})"
 
 
-class Game(models.Model):
+class Game(TimeControlFields):
     class Opening(models.TextChoices):
         STANDARD = "standard", _("Standard")
         PIE = "pie", _("Pie")
@@ -167,16 +155,11 @@ class Game(models.Model):
     )
     rated = models.BooleanField(_("rated"), default=True)
     imported = models.BooleanField(_("imported"), default=False)
-    # Per-turn clocks: days for each turn; bank clocks: the initial (and maximum) bank.
-    days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    # The time control: days_per_turn, clock_kind, clock_increment (seconds),
+    # weekend_pause (clocks.models.TimeControlFields; read as game.time_control).
     # When the player to move runs out of time (null: finished, or clock stopped by vacation).
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
-    # --- Correspondence clock (clocks app; state changed only by clocks.services) ---
-    clock_kind = models.CharField(
-        _("time control"), max_length=8, choices=ClockKind.choices, default=ClockKind.PER_TURN
-    )
-    clock_increment = models.PositiveIntegerField(_("increment (seconds)"), default=0)
-    weekend_pause = models.BooleanField(_("weekend pause"), default=False)
+    # --- Correspondence clock (changed by clocks.state and games.timekeeping only) ---
     # Tournaments may forbid vacation: the clocks of this game then never stop.
     vacation_allowed = models.BooleanField(_("vacation allowed"), default=True)
     # Seconds left on each clock when it last stopped (null: full, never started).

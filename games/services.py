@@ -23,9 +23,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from clocks import state as clock
+from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
+from clocks.timecontrol import TimeControl
 from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
-from games.models import Challenge, ClockKind, Color, Game
+from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 
 User = get_user_model()
 
-MAX_DAYS_PER_TURN = 30
+MAX_DAYS_PER_TURN = 30  # as clocks.timecontrol.MAX_DAYS
 
 
 # --- Challenges ------------------------------------------------------------------------
@@ -45,38 +47,23 @@ def create_challenge(
     opponent: str | None = None,
     color: str = Challenge.ColorChoice.RANDOM,
     opening: str = Challenge.Opening.STANDARD,
-    days_per_turn: int = 3,
     rated: bool = True,
-    clock_kind: str = ClockKind.PER_TURN,
-    increment_hours: int = 0,
-    weekend_pause: bool = False,
+    time_control: TimeControl = DEFAULT_TIME_CONTROL,
     idempotency_key: str = "",
 ) -> Challenge:
     """Challenge `opponent` (a username), or anybody when it is None.
 
-    The time control: `clock_kind` per_turn (`days_per_turn` days for each turn) or
-    bank (a bank of `days_per_turn` days plus `increment_hours` per turn, capped),
-    optionally with the clocks stopped at weekends (clocks app).
+    The time control (clocks.timecontrol): per turn, or a time bank with an
+    increment, optionally with the clocks stopped at weekends.  Any whole number of
+    days per turn up to 30 is accepted here (the API's older `days_per_turn`); the
+    `clock` object of the API and the lobby's form keep to the usual choices.
     """
     fields: dict[str, list[str]] = {}
     if color not in Challenge.ColorChoice.values:
         fields["color"] = [_("Choose white, black or random.")]
     if opening not in Challenge.Opening.values:
         fields["opening"] = [_("Choose standard or pie.")]
-    if (
-        not isinstance(days_per_turn, int)
-        or isinstance(days_per_turn, bool)
-        or not 1 <= days_per_turn <= MAX_DAYS_PER_TURN
-    ):
-        fields["days_per_turn"] = [
-            _("Days per turn must be a whole number from 1 to %(max)d.")
-            % {"max": MAX_DAYS_PER_TURN}
-        ]
-    fields.update(
-        clock.time_control_errors(
-            kind=clock_kind, days=days_per_turn, increment_hours=increment_hours, strict_days=False
-        )
-    )
+    fields.update(time_control.errors(strict_days=False))
     if fields:
         raise errors.InvalidInput(fields=fields)
     opponent_user = None
@@ -97,11 +84,8 @@ def create_challenge(
             opponent=opponent_user,
             color=color,
             opening=opening,
-            days_per_turn=days_per_turn,
             rated=rated,
-            clock_kind=clock_kind,
-            increment_hours=increment_hours,
-            weekend_pause=bool(weekend_pause),
+            time_control=time_control,
             idempotency_key=idempotency_key,
         )
         signals.challenge_created.send(sender=Challenge, challenge=challenge)
@@ -157,11 +141,8 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
             white=white,
             black=black,
             opening=challenge.opening,
-            days_per_turn=challenge.days_per_turn,
             rated=challenge.rated,
-            clock_kind=challenge.clock_kind,
-            increment_hours=challenge.increment_hours,
-            weekend_pause=challenge.weekend_pause,
+            time_control=challenge.time_control,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.opponent = challenge.opponent or player
@@ -212,32 +193,20 @@ def start_game(
     white: AbstractBaseUser,
     black: AbstractBaseUser,
     opening: str = Game.Opening.STANDARD,
-    days_per_turn: int = 3,
     rated: bool = True,
     start_position: str | None = None,
-    clock_kind: str = ClockKind.PER_TURN,
-    increment_hours: int = 0,
-    weekend_pause: bool = False,
+    time_control: TimeControl = DEFAULT_TIME_CONTROL,
     vacation_allowed: bool = True,
 ) -> Game:
     """Create a game. Tournaments call this directly (no challenge needed).
 
     `start_position` (a position string) starts a custom game; a pie opening
-    starts in the setup phase with no position yet.  The time control is as in
-    create_challenge; a tournament may set `vacation_allowed=False` (clocks then
-    never stop for vacation in this game).
+    starts in the setup phase with no position yet.  The time control is checked
+    as in create_challenge; a tournament may set `vacation_allowed=False` (clocks
+    then never stop for vacation in this game).
     """
-    problems = clock.time_control_errors(
-        kind=clock_kind, days=days_per_turn, increment_hours=increment_hours, strict_days=False
-    )
-    if problems:
-        raise errors.InvalidInput(fields=problems)
-    clock_fields = clock.clock_options(
-        kind=clock_kind,
-        increment_hours=increment_hours,
-        weekend_pause=bool(weekend_pause),
-        vacation_allowed=bool(vacation_allowed),
-    )
+    time_control.validate(strict_days=False)
+    clock_fields = {"time_control": time_control, "vacation_allowed": bool(vacation_allowed)}
     with transaction.atomic():
         if opening == Game.Opening.PIE and start_position is None:
             game = Game(
@@ -245,7 +214,6 @@ def start_game(
                 black=black,
                 opening=opening,
                 status=Game.Status.SETUP,
-                days_per_turn=days_per_turn,
                 rated=rated,
                 **clock_fields,
             )
@@ -276,7 +244,6 @@ def start_game(
             position=text,
             board="" if position.board.is_standard else str(position.board),
             status=Game.Status.ACTIVE,
-            days_per_turn=days_per_turn,
             rated=rated,
             **clock_fields,
         )

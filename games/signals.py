@@ -18,6 +18,11 @@ locked game: use them instead of querying (a turn is the hottest write of the si
 It may be None (a sender without them) or lack a user without a profile row: fall
 back to a query then.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
+* ``auto_vacation(sender=Game, game, user, days_left, now)`` — a clock ran out and a
+  vacation day was spent instead of the game (games.timekeeping.expire_game).
+* ``time_running_low(sender=Game, warnings, now)`` — the sweeper's movers with under
+  24 hours left (a list of games.timekeeping.LowTime, each once per turn: its ``key``).
+  A receiver returns how many players it warned (the sweep report adds them up).
 
 Connect with ``@receiver(turn_played)`` in your app's ``receivers.py`` imported
 from ``AppConfig.ready``.
@@ -30,3 +35,5 @@ turn_played = Signal()
 game_finished = Signal()
 challenge_created = Signal()
 challenge_accepted = Signal()
+auto_vacation = Signal()
+time_running_low = Signal()

@@ -90,3 +90,27 @@ def verify_all_games() -> dict[str, Any]:
         "checked": report.checked,
         "mismatches": [str(mismatch) for mismatch in report.mismatches],
     }
+
+
+# --- Clocks (games.timekeeping) ------------------------------------------------------------
+
+
+@shared_task(acks_late=True, time_limit=240, soft_time_limit=200, expires=120)
+def sweep_clocks() -> dict[str, Any]:
+    """Run by Celery beat every minute (config/settings.py): end due vacations, expire
+    run-out clocks, warn low ones.
+
+    Thin and idempotent: games.timekeeping.sweep claims every timeout with a guarded
+    UPDATE, so a second beat scheduler or a redelivered message changes nothing.
+    """
+    from games.timekeeping import sweep
+
+    return sweep().as_dict()
+
+
+@shared_task(acks_late=True, time_limit=60, soft_time_limit=50, max_retries=3)
+def expire_game(game_id: int) -> str:
+    """Expire one game now if its clock has run out (e.g. after expire_clock)."""
+    from games import timekeeping
+
+    return timekeeping.expire_game(game_id=game_id)

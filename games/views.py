@@ -149,11 +149,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 opponent=data["opponent"].strip() or None,
                 color=data["color"],
                 opening=data["opening"],
-                days_per_turn=data["days_per_turn"],
                 rated=data["rated"],
-                clock_kind=data["clock_kind"],
-                increment_hours=data["increment_hours"],
-                weekend_pause=data["weekend_pause"],
+                time_control=data["time_control"],
             ),
         )
         if challenge is not None:

@@ -112,14 +112,14 @@ class Notification(models.Model):
             if termination in Game.Termination.values:
                 values["termination"] = Game.Termination(termination).label
         if self.kind == Kind.CHALLENGE and "days" in values:
-            from clocks.display import time_control_label
+            from clocks.timecontrol import TimeControl
 
-            values["time_control"] = time_control_label(
+            values["time_control"] = TimeControl.from_hours(
                 kind=values["clock_kind"],
                 days=values["days"],
                 increment_hours=values.get("increment_hours", 0),
                 weekend_pause=bool(values.get("weekend_pause")),
-            )
+            ).label()
         template = MESSAGES.get(self.kind)
         if template is None:
             return str(self.params.get("text", self.kind))

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.models import Profile
 from games import signals
 from games.models import Challenge, Game
-from notifications.models import Kind
+from notifications.models import Kind, Notification
 from notifications.services import notify, opponent_name
 
 
@@ -74,8 +75,45 @@ def challenge_created(sender: Any, challenge: Challenge, **kwargs: Any) -> None:
             # Raw values: Notification.message words them in the reader's language.
             "clock_kind": challenge.clock_kind,
             "days": challenge.days_per_turn,
-            "increment_hours": challenge.increment_hours,
+            "increment_hours": int(challenge.time_control.increment_hours),
             "weekend_pause": challenge.weekend_pause,
         },
         url="/lobby/",
     )
+
+
+# --- Clocks (games.timekeeping) ------------------------------------------------------------
+
+
+@receiver(signals.auto_vacation)
+def auto_vacation(
+    sender: Any, game: Game, user: Any, days_left: int, now: Any = None, **kwargs: Any
+) -> None:
+    notify(user=user, kind=Kind.AUTO_VACATION, game=game, params={"days_left": days_left}, now=now)
+
+
+@receiver(signals.time_running_low)
+def time_running_low(sender: Any, warnings: list[Any], now: Any = None, **kwargs: Any) -> int:
+    """Tell each mover once per turn that under 24 hours are left; returns how many."""
+    pending = {warning.key: warning for warning in warnings}
+    # Warned already (an earlier sweep): skip without trying to insert again.
+    for key in Notification.objects.filter(
+        kind=Kind.LOW_TIME, dedupe_key__in=list(pending)
+    ).values_list("dedupe_key", flat=True):
+        pending.pop(key, None)
+    warned = 0
+    for key, warning in pending.items():
+        game = warning.game
+        user = game.white if warning.user_id == game.white_id else game.black
+        with transaction.atomic():
+            # The unique (user, dedupe_key) still decides between two racing sweepers.
+            created = notify(
+                user=user,
+                kind=Kind.LOW_TIME,
+                game=game,
+                params={"opponent": opponent_name(game, warning.user_id)},
+                dedupe_key=key,
+                now=now,
+            )
+        warned += created is not None
+    return warned

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clocks.forms import TimeControlForm
+from clocks.timecontrol import ClockKind
 from games.models import Game
 from tournaments import pairing
 from tournaments.models import Tournament
@@ -21,7 +25,11 @@ TIEBREAK_LABELS = {
 }
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(TimeControlForm):
+    """A new tournament, with its games' time control (any kind, 1 to 30 days)."""
+
+    strict_days = False
+
     name = forms.CharField(label=_("Name"), max_length=120)
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices)
     rounds = forms.IntegerField(
@@ -34,7 +42,6 @@ class TournamentForm(forms.Form):
             (Game.Opening.PIE, Game.Opening.PIE.label),
         ],
     )
-    days_per_turn = forms.IntegerField(label=_("Days per turn"), initial=3, min_value=1)
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     registration_opens = forms.DateTimeField(
         label=_("Registration opens"), required=False, help_text=_("UTC, e.g. 2026-12-01 18:00")
@@ -72,8 +79,19 @@ class TournamentForm(forms.Form):
         help_text=_("Until half the rounds are paired; missed rounds score zero."),
     )
 
+    field_order = ["name", "format", "rounds", "opening", "clock_kind", "days_per_turn"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clock_kind"].required = False  # absent: days per turn
+
+    def clean_clock_kind(self) -> str:
+        return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
+
     def service_arguments(self) -> dict[str, object]:
         data = dict(self.cleaned_data)
+        for name in ("clock_kind", "days_per_turn", "increment_hours", "weekend_pause"):
+            del data[name]  # all in data["time_control"]
         raw = data.pop("tiebreaks") or ""
         names = [name.strip().upper() for name in raw.split(",") if name.strip()]
         data["tiebreaks"] = names or None

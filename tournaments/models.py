@@ -11,15 +11,16 @@ compute them (points are integer half-points there; floats only for display).
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from clocks.models import TimeControlFields
 from games.models import Game
 
 
-class Tournament(models.Model):
+class Tournament(TimeControlFields):
     class Format(models.TextChoices):
         ROUND_ROBIN = "roundrobin", _("Round robin")
         DOUBLE_ROUND_ROBIN = "double", _("Double round robin")
@@ -52,9 +53,8 @@ class Tournament(models.Model):
     opening = models.CharField(
         _("opening"), max_length=8, choices=Game.Opening.choices[:2], default=Game.Opening.STANDARD
     )
-    days_per_turn = models.PositiveSmallIntegerField(
-        _("days per turn"), default=3, validators=[MinValueValidator(1), MaxValueValidator(30)]
-    )
+    # The games' time control: days_per_turn, clock_kind, clock_increment (seconds),
+    # weekend_pause (clocks.models.TimeControlFields; read as tournament.time_control).
     rated = models.BooleanField(_("rated"), default=True)
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
     # The scheduled start also closes registration; the beat task starts it then.

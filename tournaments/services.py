@@ -38,6 +38,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Profile
+from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
+from clocks.timecontrol import TimeControl
 from core.errors import DomainError
 from core.text import hidden_characters
 from games import services as game_services
@@ -93,7 +95,7 @@ def create_tournament(
     format: str,
     rounds: int | None = None,
     opening: str = Game.Opening.STANDARD,
-    days_per_turn: int = 3,
+    time_control: TimeControl = DEFAULT_TIME_CONTROL,
     rated: bool = True,
     registration_opens: datetime.datetime | None = None,
     starts_at: datetime.datetime | None = None,
@@ -105,7 +107,11 @@ def create_tournament(
     late_entries: bool = True,
     half_point_byes: int = 1,
 ) -> Tournament:
-    """Create a tournament open for registration; every bad value is a field error."""
+    """Create a tournament open for registration; every bad value is a field error.
+
+    `time_control` is every game's (any kind; any whole number of days per turn up
+    to 30, as the older `days_per_turn` field allowed).
+    """
     if not can_organise(organiser):
         raise errors.CannotOrganise()
     fields: dict[str, list[str]] = {}
@@ -135,8 +141,10 @@ def create_tournament(
         bad("rounds", _("A round robin's rounds follow from its number of players."))
     if opening not in (Game.Opening.STANDARD, Game.Opening.PIE):
         bad("opening", _("Choose standard or pie."))
-    if not 1 <= days_per_turn <= game_services.MAX_DAYS_PER_TURN:
-        bad("days_per_turn", _("From 1 to %(n)d days.") % {"n": game_services.MAX_DAYS_PER_TURN})
+    for field, messages in time_control.errors(strict_days=False).items():
+        # A field of the request: days_per_turn (or the clock object's days).
+        for message in messages:
+            bad("days_per_turn" if field == "days" else field, message)
     if bye_points not in Tournament.ByePoints.values:
         bad("bye_points", _("A bye is worth 2 (one point), 1 (half a point) or 0 half-points."))
     if format == Tournament.Format.SWISS and rounds and not 0 <= half_point_byes <= rounds:
@@ -168,7 +176,7 @@ def create_tournament(
             format=format,
             rounds=rounds if format == Tournament.Format.SWISS else None,
             opening=opening,
-            days_per_turn=days_per_turn,
+            time_control=time_control,
             rated=rated,
             registration_opens=registration_opens,
             starts_at=starts_at,
@@ -632,7 +640,7 @@ def _board(
         white=white.user,
         black=black.user,
         opening=tournament.opening,
-        days_per_turn=tournament.days_per_turn,
+        time_control=tournament.time_control,
         rated=tournament.rated,
     )
     return row

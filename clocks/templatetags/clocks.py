@@ -12,30 +12,24 @@ from typing import Any
 from django import template
 from django.utils import timezone
 
-from clocks.display import duration_label, time_control_label
-from clocks.state import ClockState, clock_state
-from games.models import Game
+from clocks.display import duration_label
+from clocks.state import ClockedGame, ClockState, clock_state
 
 register = template.Library()
 
 
 @register.simple_tag
-def game_clock_state(game: Game) -> ClockState:
+def game_clock_state(game: ClockedGame) -> ClockState:
     return clock_state(game, timezone.now())
 
 
 @register.inclusion_tag("clocks/clock.html")
-def game_clock(game: Game) -> dict[str, Any]:
+def game_clock(game: ClockedGame) -> dict[str, Any]:
     clock = clock_state(game, timezone.now())
     return {
         "game": game,
         "clock": clock,
-        "control": time_control_label(
-            kind=game.clock_kind,
-            days=game.days_per_turn,
-            increment_hours=game.clock_increment // 3600,
-            weekend_pause=game.weekend_pause,
-        ),
+        "control": game.time_control.label(),
         "white_left": duration_label(clock["white_remaining"]),
         "black_left": duration_label(clock["black_remaining"]),
     }

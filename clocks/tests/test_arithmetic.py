@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from clocks.arithmetic import (
     DAY,
     HOUR,
-    after_turn,
     deadline_after,
     is_time_zone,
     is_weekend,
@@ -91,24 +90,6 @@ def test_clocks_refuse_naive_datetimes_and_unknown_zones() -> None:
         deadline_after(FRIDAY_NOON, DAY, "Mars/Olympus_Mons", weekend_pause=True)
     assert not is_time_zone("Mars/Olympus_Mons")
     assert is_time_zone("Europe/Moscow")
-
-
-def test_bank_gets_the_increment_after_a_turn_capped_at_the_initial_bank() -> None:
-    bank, increment = 10 * DAY, 36 * HOUR
-    # 10 days + 36 hours per turn: a one-day turn leaves 9 days + 36 h, capped at 10 days.
-    assert after_turn(kind="bank", left=bank, used=DAY, initial=bank, increment=increment) == bank
-    assert (
-        after_turn(kind="bank", left=bank, used=5 * DAY, initial=bank, increment=increment)
-        == 5 * DAY + increment
-    )
-    # A turn that used more than was left (it was accepted on time) never goes negative.
-    assert after_turn(kind="bank", left=HOUR, used=2 * HOUR, initial=bank, increment=0) == 0
-
-
-def test_per_turn_clock_is_full_again_for_the_next_turn() -> None:
-    assert after_turn(kind="per_turn", left=HOUR, used=HOUR - 1, initial=3 * DAY, increment=0) == (
-        3 * DAY
-    )
 
 
 ZONES = ["UTC", "Asia/Tokyo", "America/New_York", "Europe/Moscow", "Australia/Lord_Howe"]

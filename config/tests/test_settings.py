@@ -136,3 +136,13 @@ def test_an_sqlite_database_url_gets_the_embedded_defaults_options(tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-3:] == ["IMMEDIATE", "20", "True"]
+
+
+def test_every_beat_entry_names_a_registered_task() -> None:
+    from django.conf import settings
+
+    from config.celery import app
+
+    app.loader.import_default_modules()  # the apps' tasks modules, as a worker does
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in app.tasks, (name, entry["task"])

@@ -8,8 +8,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clocks.timecontrol import MAX_INCREMENT_HOURS, ClockKind, TimeControl
 from core.api import ErrorSerializer  # noqa: F401  (re-exported for the views)
-from games.models import Challenge, ClockKind, Color, Game
+from games.models import Challenge, Color, Game
 from games.services import MAX_DAYS_PER_TURN
 
 # --- Requests ------------------------------------------------------------------------
@@ -29,21 +30,29 @@ class ClockRequestSerializer(serializers.Serializer):
         max_value=MAX_DAYS_PER_TURN,
         help_text=_("per_turn: 1, 2, 3, 5, 7, 10 or 14. bank: the initial bank, 1 to 30."),
     )
-    increment_hours = serializers.IntegerField(min_value=0, max_value=240, default=0)
+    increment_hours = serializers.IntegerField(
+        min_value=0, max_value=MAX_INCREMENT_HOURS, default=0
+    )
     weekend_pause = serializers.BooleanField(
         default=False,
         help_text=_("The clocks stop on Saturday and Sunday in the player's time zone."),
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        from clocks.state import time_control_errors
-
-        problems = time_control_errors(
-            kind=attrs["kind"], days=attrs["days"], increment_hours=attrs["increment_hours"]
-        )
+        problems = clock_request_value(attrs).errors()
         if problems:
             raise serializers.ValidationError(problems)
         return attrs
+
+
+def clock_request_value(clock: dict[str, Any]) -> TimeControl:
+    """The TimeControl of a validated ClockRequestSerializer's data."""
+    return TimeControl.from_hours(
+        kind=clock["kind"],
+        days=clock["days"],
+        increment_hours=clock["increment_hours"],
+        weekend_pause=clock["weekend_pause"],
+    )
 
 
 class ChallengeRequestSerializer(serializers.Serializer):
@@ -68,15 +77,19 @@ class ChallengeRequestSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # The service takes flat keyword arguments: the clock object's days become
-        # days_per_turn (per turn, or the initial bank).
-        clock = attrs.pop("clock", None)
-        if clock is not None:
-            attrs["days_per_turn"] = clock["days"]
-            attrs["clock_kind"] = clock["kind"]
-            attrs["increment_hours"] = clock["increment_hours"]
-            attrs["weekend_pause"] = clock["weekend_pause"]
+        # The service takes one TimeControl: the clock object, or days_per_turn days
+        # per turn without it.
+        attrs["time_control"] = time_control_request(attrs)
         return attrs
+
+
+def time_control_request(attrs: dict[str, Any]) -> TimeControl:
+    """Pop `clock` and `days_per_turn` from validated request data: their TimeControl."""
+    clock = attrs.pop("clock", None)
+    days = attrs.pop("days_per_turn", 3)
+    if clock is not None:
+        return clock_request_value(clock)
+    return TimeControl.per_turn(days)
 
 
 class TurnRequestSerializer(serializers.Serializer):
@@ -198,6 +211,10 @@ class ChallengeSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username")
     opponent = serializers.CharField(source="opponent.username", allow_null=True, default=None)
     game = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    # Stored in seconds (clocks.models.TimeControlFields); the API speaks whole hours.
+    increment_hours = serializers.IntegerField(
+        source="time_control.increment_hours", read_only=True, label=_("Increment (hours)")
+    )
 
     class Meta:
         model = Challenge

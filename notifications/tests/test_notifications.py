@@ -14,8 +14,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Profile
-from clocks import services as clocks
+from clocks.timecontrol import TimeControl
 from games import services as games
+from games import timekeeping as clocks
 from games.models import Game
 from notifications import services
 from notifications.models import EmailState, Kind, Notification
@@ -162,7 +163,7 @@ def test_a_sender_that_died_mid_send_is_released_later(alice, bob) -> None:
 
 def test_game_events_notify_the_right_people(alice, bob, stranger) -> None:
     games.create_challenge(
-        creator=alice.user, opponent="bob", clock_kind="bank", days_per_turn=10, increment_hours=36
+        creator=alice.user, opponent="bob", time_control=TimeControl.bank(10, increment_hours=36)
     )
     challenge = Notification.objects.get(user=bob.user, kind=Kind.CHALLENGE)
     assert challenge.message == "alice challenges you to a game (10 days + 36 hours per turn)."
@@ -196,7 +197,7 @@ def test_notify_is_the_entry_point_for_tournaments_and_dedupes(alice) -> None:
 
 
 def test_low_time_warning_once_per_turn_even_from_two_sweeps(alice, bob) -> None:
-    game = games.start_game(white=alice.user, black=bob.user, days_per_turn=3)
+    game = games.start_game(white=alice.user, black=bob.user, time_control=TimeControl.per_turn(3))
     near = game.deadline - dt.timedelta(hours=23)
     assert clocks.sweep(now=game.deadline - dt.timedelta(hours=25)).warned == 0
     assert clocks.sweep(now=near).warned == 1
@@ -204,7 +205,7 @@ def test_low_time_warning_once_per_turn_even_from_two_sweeps(alice, bob) -> None
     warning = Notification.objects.get(user=alice.user, kind=Kind.LOW_TIME)
     assert "Less than 24 hours" in warning.message
     # A one-day-per-turn game is not warned: the whole turn is under 24 hours.
-    quick = games.start_game(white=alice.user, black=bob.user, days_per_turn=1)
+    quick = games.start_game(white=alice.user, black=bob.user, time_control=TimeControl.per_turn(1))
     assert clocks.sweep(now=quick.deadline - dt.timedelta(hours=2)).warned == 0
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from games.api.serializers import ClockRequestSerializer, time_control_request
 from games.models import Game
 from tournaments import pairing, selectors, services
 from tournaments.models import Pairing, Participant, Tournament
@@ -28,12 +29,19 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text=_("Swiss: the pairing rules in force (the package's RULES_VERSION).")
     )
     registration_open = serializers.SerializerMethodField()
+    # The games' time control, as a challenge shows it (stored in seconds).
+    increment_hours = serializers.IntegerField(
+        source="time_control.increment_hours",
+        read_only=True,
+        help_text=_("Time bank only: hours added after each turn."),
+    )
 
     class Meta:
         model = Tournament
         fields = [
             "id", "name", "organiser", "format", "status", "rounds", "current_round",
-            "opening", "days_per_turn", "rated", "registration_opens", "starts_at",
+            "opening", "days_per_turn", "clock_kind", "increment_hours", "weekend_pause",
+            "rated", "registration_opens", "starts_at",
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
             "late_entries", "half_point_byes", "players", "rules_version", "registration_open", "created", "started", "finished",
         ]  # fmt: skip
@@ -86,6 +94,13 @@ class TournamentCreateSerializer(serializers.Serializer):
         choices=[Game.Opening.STANDARD, Game.Opening.PIE], default=Game.Opening.STANDARD
     )
     days_per_turn = serializers.IntegerField(default=3)
+    clock = ClockRequestSerializer(
+        required=False,
+        help_text=_(
+            "The games' time control, as for a challenge; overrides days_per_turn. "
+            "Absent: days_per_turn days per turn."
+        ),
+    )
     rated = serializers.BooleanField(default=True)
     registration_opens = serializers.DateTimeField(required=False, allow_null=True)
     starts_at = serializers.DateTimeField(
@@ -118,6 +133,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     def service_arguments(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data["bye_points"] = BYE_POINTS[data["bye_points"]]
+        data["time_control"] = time_control_request(data)
         return data
 
 

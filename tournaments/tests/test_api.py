@@ -247,3 +247,33 @@ def test_schema_documents_the_tournament_endpoints(api) -> None:
         "/api/v1/tournaments/{tournament_id}/trf",
     ):
         assert path in schema["paths"], path
+
+
+def test_a_tournament_with_a_time_bank_starts_its_games_with_that_clock(
+    organiser, alice, bob
+) -> None:
+    clock = {"kind": "bank", "days": 10, "increment_hours": 36, "weekend_pause": True}
+    made = create(organiser, format="roundrobin", rounds=None, clock=clock)
+    assert made.status_code == 201, made.json()
+    shown = made.json()
+    assert (shown["days_per_turn"], shown["clock_kind"], shown["increment_hours"]) == (
+        10, "bank", 36,
+    )  # fmt: skip
+    assert shown["weekend_pause"] is True
+    url = f"/api/v1/tournaments/{shown['id']}"
+    for player in (alice, bob):
+        assert player.client.post(f"{url}/join").status_code == 201
+    assert organiser.client.post(f"{url}/start").status_code == 200
+    (game,) = open_games(Tournament.objects.get(pk=shown["id"]))
+    assert game.time_control == Tournament.objects.get(pk=shown["id"]).time_control
+    answer = alice.client.get(f"/api/v1/games/{game.pk}").json()["clock"]
+    assert {"kind": "bank", "days": 10, "increment_hours": 36.0, "weekend_pause": True}.items() <= (
+        answer.items()
+    )
+    # Without a clock object: days_per_turn days per turn, as before.
+    legacy = create(organiser, days_per_turn=4).json()
+    assert (legacy["clock_kind"], legacy["days_per_turn"], legacy["increment_hours"]) == (
+        "per_turn", 4, 0,
+    )  # fmt: skip
+    refused = create(organiser, clock={"kind": "per_turn", "days": 4})
+    assert refused.status_code == 400 and "clock" in refused.json()["fields"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from clocks.timecontrol import TimeControl
 from games.models import Game
 from tournaments import errors, pairing, selectors, services
 from tournaments.models import Pairing, Round, Tournament
@@ -36,7 +37,7 @@ def test_bad_settings_are_field_errors(organiser) -> None:
             name=" ",
             format="swiss",
             rounds=0,
-            days_per_turn=99,
+            time_control=TimeControl.per_turn(99),
             bye_points=3,
             tiebreaks=["BH", "XX"],
             all_at_once=True,
@@ -503,3 +504,39 @@ def test_absences_are_for_a_running_or_coming_swiss(organiser, players) -> None:
         services.set_absent(
             tournament=swiss, participant=swiss.participants.first(), absent=True, by=organiser
         )
+
+
+def test_every_game_of_a_tournament_gets_its_time_control(organiser, players) -> None:
+    control = TimeControl.bank(5, increment_hours=12, weekend_pause=True)
+    tournament = make_tournament(organiser, players[:4], time_control=control)
+    assert tournament.time_control == control
+    services.start_tournament(tournament=tournament)
+    games = open_games(tournament)
+    assert len(games) == 2
+    for game in games:
+        assert game.time_control == control
+        assert game.deadline is not None
+
+
+def test_the_tournament_form_takes_a_time_control(organiser) -> None:
+    from tournaments.forms import TournamentForm
+
+    form = TournamentForm(
+        {
+            "name": "Bank Cup", "format": "roundrobin", "opening": "standard",
+            "clock_kind": "bank", "days_per_turn": "20", "increment_hours": "24",
+            "bye_points": "2",
+        }
+    )  # fmt: skip
+    assert form.is_valid(), form.errors
+    arguments = form.service_arguments()
+    assert arguments["time_control"] == TimeControl.bank(20, increment_hours=24)
+    tournament = services.create_tournament(organiser=organiser, **arguments)
+    assert (tournament.clock_kind, tournament.clock_increment) == ("bank", 24 * 3600)
+    # The older form (no kind): any number of days per turn up to 30.
+    legacy = TournamentForm(
+        {"name": "Old", "format": "roundrobin", "opening": "standard", "days_per_turn": "4",
+         "bye_points": "2"}
+    )  # fmt: skip
+    assert legacy.is_valid(), legacy.errors
+    assert legacy.service_arguments()["time_control"] == TimeControl.per_turn(4)

@@ -350,4 +350,4 @@ def test_lobby_offers_the_time_controls(web_alice, bob) -> None:
     )  # fmt: skip
     challenge = Challenge.objects.get()
     assert (challenge.clock_kind, challenge.days_per_turn) == ("bank", 10)
-    assert challenge.increment_hours == 12 and challenge.weekend_pause
+    assert challenge.time_control.increment_hours == 12 and challenge.weekend_pause

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from clocks.timecontrol import TimeControl
 from engine import Position, Turn
 from games import services
 from games.models import Game
@@ -106,7 +107,11 @@ class Command(BaseCommand):
         challenge = services.create_challenge(creator=users["bob"], opponent="carol", color="white")
         play(services.accept_challenge(challenge=challenge, player=users["carol"]), 6, rng)
         play(
-            services.start_game(white=users["dmitri"], black=users["alice"], days_per_turn=7),
+            services.start_game(
+                white=users["dmitri"],
+                black=users["alice"],
+                time_control=TimeControl.per_turn(7),
+            ),
             3,
             rng,
         )
@@ -114,4 +119,6 @@ class Command(BaseCommand):
             creator=users["alice"], opponent="dmitri", color="white", opening="pie"
         )
         services.accept_challenge(challenge=pie, player=users["dmitri"])
-        services.create_challenge(creator=users["carol"], opponent=None, days_per_turn=5)
+        services.create_challenge(
+            creator=users["carol"], opponent=None, time_control=TimeControl.per_turn(5)
+        )

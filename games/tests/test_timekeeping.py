@@ -1,4 +1,6 @@
-"""Clocks on real games: time controls, timeouts, vacation accounting, the API and the command.
+"""Clocks on real games: time controls, timeouts, vacation stopping game clocks, the command.
+
+(The clocks app's own tests, without games: clocks/tests/.)
 
 Services take `now`, so most tests drive the clocks with a fake time source;
 play_turn reads the real time, so those tests move the turn's start back instead.
@@ -16,11 +18,13 @@ from django.utils import timezone
 from accounts.models import Profile
 from clocks import services
 from clocks.arithmetic import DAY, HOUR
-from clocks.services import Expiry
 from clocks.state import clock_state, start_clock
-from games import errors
+from clocks.timecontrol import TimeControl
+from core.errors import InvalidInput
 from games import services as games
+from games import timekeeping
 from games.models import Game
+from games.timekeeping import Expiry
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +52,7 @@ def no_auto_vacation(*players: Any) -> None:
 
 def test_bank_clock_charges_the_turn_and_adds_the_capped_increment(alice, bob) -> None:
     game = games.start_game(
-        white=alice.user, black=bob.user, days_per_turn=10, clock_kind="bank", increment_hours=36
+        white=alice.user, black=bob.user, time_control=TimeControl.bank(10, increment_hours=36)
     )
     game = play(back_in_time(game, 3 * DAY), alice, "D2L")
     # 10 days - 3 days + 36 hours (a few seconds of test time aside).
@@ -64,7 +68,7 @@ def test_bank_clock_charges_the_turn_and_adds_the_capped_increment(alice, bob) -
 
 
 def test_per_turn_clock_gives_the_full_days_again_each_turn(alice, bob) -> None:
-    game = games.start_game(white=alice.user, black=bob.user, days_per_turn=2)
+    game = games.start_game(white=alice.user, black=bob.user, time_control=TimeControl.per_turn(2))
     game = play(back_in_time(game, DAY + 5 * HOUR), alice, "D2L")
     assert game.white_clock == 2 * DAY
     assert abs((game.deadline - timezone.now()).total_seconds() - 2 * DAY) < 5
@@ -72,7 +76,11 @@ def test_per_turn_clock_gives_the_full_days_again_each_turn(alice, bob) -> None:
 
 def test_weekend_pause_moves_the_deadline_past_the_weekend_in_the_movers_zone(alice, bob) -> None:
     Profile.objects.filter(user=alice.user).update(time_zone="Asia/Tokyo")
-    game = games.start_game(white=alice.user, black=bob.user, days_per_turn=1, weekend_pause=True)
+    game = games.start_game(
+        white=alice.user,
+        black=bob.user,
+        time_control=TimeControl.per_turn(1, weekend_pause=True),
+    )
     friday_late = dt.datetime(2026, 11, 27, 23, tzinfo=dt.UTC)  # Saturday 08:00 in Tokyo
     start_clock(game=game, now=friday_late)
     assert game.clock_time_zone == "Asia/Tokyo"
@@ -85,13 +93,13 @@ def test_a_turn_after_the_deadline_is_refused_and_the_sweeper_ends_the_game(alic
     no_auto_vacation(alice, bob)
     game = games.start_game(white=alice.user, black=bob.user)
     game = play(play(game, alice, "D2L"), bob, "D6L")
-    services.fast_forward(game=game)
+    timekeeping.fast_forward(game=game)
     answer = alice.client.post(
         f"/api/v1/games/{game.pk}/turns", {"ply": 3, "turn": "D2P"}, format="json"
     )
     assert answer.status_code == 409
     assert answer.json()["code"] == "time_expired"
-    report = services.sweep()
+    report = timekeeping.sweep()
     assert report.outcomes == {game.pk: Expiry.TIMEOUT}
     game.refresh_from_db()
     assert (game.status, game.result, game.termination, game.rated) == (
@@ -99,14 +107,14 @@ def test_a_turn_after_the_deadline_is_refused_and_the_sweeper_ends_the_game(alic
     )  # fmt: skip
     assert game.ply == 2 and game.white_clock == 0 and game.deadline is None
     # The sweeper runs again a minute later: nothing left to do.
-    assert services.sweep().outcomes == {}
+    assert timekeeping.sweep().outcomes == {}
 
 
 def test_a_player_who_never_made_a_first_turn_is_aborted_unrated(alice, bob) -> None:
     no_auto_vacation(alice, bob)
     game = play(games.start_game(white=alice.user, black=bob.user), alice, "D2L")
-    services.fast_forward(game=game)  # Black never made a turn
-    assert services.expire_game(game_id=game.pk) == Expiry.ABANDONED
+    timekeeping.fast_forward(game=game)  # Black never made a turn
+    assert timekeeping.expire_game(game_id=game.pk) == Expiry.ABANDONED
     game.refresh_from_db()
     assert (game.result, game.termination, game.rated) == ("1-0", "abandoned", False)
 
@@ -115,16 +123,16 @@ def test_a_pie_setup_never_finished_is_aborted(alice, bob) -> None:
     no_auto_vacation(alice, bob)
     game = games.start_game(white=alice.user, black=bob.user, opening="pie")
     assert game.status == "setup" and game.deadline is not None
-    services.fast_forward(game=game)
-    assert services.expire_game(game_id=game.pk) == Expiry.ABANDONED
+    timekeeping.fast_forward(game=game)
+    assert timekeeping.expire_game(game_id=game.pk) == Expiry.ABANDONED
 
 
 def test_auto_vacation_spends_a_day_instead_of_losing_on_time(alice, bob) -> None:
     game = games.start_game(white=alice.user, black=bob.user)
     game = play(play(game, alice, "D2L"), bob, "D6L")
     now = timezone.now()
-    services.fast_forward(game=game, now=now)
-    assert services.expire_game(game_id=game.pk, now=now) == Expiry.AUTO_VACATION
+    timekeeping.fast_forward(game=game, now=now)
+    assert timekeeping.expire_game(game_id=game.pk, now=now) == Expiry.AUTO_VACATION
     game.refresh_from_db()
     assert game.status == "active" and game.deadline is None  # stopped, not lost
     profile = Profile.objects.get(user=alice.user)
@@ -132,7 +140,7 @@ def test_auto_vacation_spends_a_day_instead_of_losing_on_time(alice, bob) -> Non
     # The day is over: the sweeper ends the vacation and charges it; the clock restarts
     # with no time left, so a player still away spends the next day too…
     later = now + dt.timedelta(days=1, minutes=1)
-    report = services.sweep(now=later)
+    report = timekeeping.sweep(now=later)
     assert report.vacations_ended == 1
     assert report.outcomes == {game.pk: Expiry.AUTO_VACATION}
     profile.refresh_from_db()
@@ -141,7 +149,7 @@ def test_auto_vacation_spends_a_day_instead_of_losing_on_time(alice, bob) -> Non
     # …until no days are left (here: automatic vacation turned off): lost on time.
     profile.auto_vacation = False
     profile.save()
-    report = services.sweep(now=later + dt.timedelta(days=1, minutes=1))
+    report = timekeeping.sweep(now=later + dt.timedelta(days=1, minutes=1))
     assert report.outcomes == {game.pk: Expiry.TIMEOUT}
     profile.refresh_from_db()
     assert profile.vacation_days_left == 12
@@ -151,7 +159,9 @@ def test_auto_vacation_spends_a_day_instead_of_losing_on_time(alice, bob) -> Non
 
 def test_vacation_stops_all_my_clocks_and_charges_each_started_day(alice, bob, stranger) -> None:
     now = timezone.now()
-    my_turn = games.start_game(white=alice.user, black=bob.user, days_per_turn=5)
+    my_turn = games.start_game(
+        white=alice.user, black=bob.user, time_control=TimeControl.per_turn(5)
+    )
     my_turn = back_in_time(my_turn, DAY)  # one of my five days used already
     their_turn = play(games.start_game(white=bob.user, black=alice.user), bob, "D2L")
     tournament = games.start_game(white=alice.user, black=stranger.user, vacation_allowed=False)
@@ -180,60 +190,6 @@ def test_vacation_stops_all_my_clocks_and_charges_each_started_day(alice, bob, s
     assert waiting.deadline == back + dt.timedelta(days=3)
     # Coming back twice is harmless.
     assert services.end_vacation(user=alice.user, now=back).days_left == 11
-
-
-def test_vacation_days_are_a_yearly_allowance(alice) -> None:
-    december = dt.datetime(2025, 12, 1, tzinfo=dt.UTC)
-    services.take_vacation(user=alice.user, days=14, now=december)
-    # Still away when the planned end passed: charged up to the planned end only.
-    back = december + dt.timedelta(days=19)
-    assert services.end_vacation(user=alice.user, now=back).days_left == 0
-    with pytest.raises(errors.NoVacationDays):
-        services.take_vacation(user=alice.user, now=back)
-    # January: a fresh allowance.
-    january = dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
-    assert services.take_vacation(user=alice.user, days=1, now=january).days_left == 14
-
-
-def test_vacation_api(alice, api) -> None:
-    assert api.put("/api/v1/me/vacation", {}, format="json").status_code == 401
-    taken = alice.client.put("/api/v1/me/vacation", {"days": 3}, format="json")
-    assert taken.status_code == 200, taken.json()
-    assert taken.json()["on_vacation"] is True and taken.json()["days_left"] == 14
-    assert alice.client.get("/api/v1/me/vacation").json()["on_vacation"] is True
-    back = alice.client.delete("/api/v1/me/vacation")
-    assert back.status_code == 200
-    assert back.json()["on_vacation"] is False and back.json()["days_left"] == 13
-    too_long = alice.client.put("/api/v1/me/vacation", {"days": 20}, format="json")
-    assert too_long.status_code == 409, too_long.json()
-    assert too_long.json() == {
-        "code": "no_vacation_days",
-        "error": "You have only 13 vacation days left this year.",
-        "days_left": 13,
-    }
-    for garbage in ('{"days": "soon"}', '{"days": 0}', "null", "[]"):
-        answer = alice.client.put("/api/v1/me/vacation", garbage, content_type="application/json")
-        assert answer.status_code == 400 and answer.json()["code"] == "invalid", garbage
-    Profile.objects.filter(user=alice.user).update(vacation_days_left=0)
-    none_left = alice.client.put("/api/v1/me/vacation", {}, format="json")
-    assert none_left.status_code == 409 and none_left.json()["code"] == "no_vacation_days"
-
-
-def test_preferences_api_checks_the_time_zone(alice) -> None:
-    bad = alice.client.patch("/api/v1/me/preferences", {"time_zone": "Moon/Base"}, format="json")
-    assert bad.status_code == 400 and "time_zone" in bad.json()["fields"]
-    sloppy = alice.client.patch("/api/v1/me/preferences", {"auto_vacation": 0}, format="json")
-    assert sloppy.status_code == 400 and "auto_vacation" in sloppy.json()["fields"]
-    good = alice.client.patch(
-        "/api/v1/me/preferences",
-        {"time_zone": "Europe/Moscow", "turn_email": "digest", "auto_vacation": False},
-        format="json",
-    )
-    assert good.status_code == 200
-    assert good.json() == {
-        "time_zone": "Europe/Moscow", "auto_vacation": False,
-        "email_notifications": True, "turn_email": "digest",
-    }  # fmt: skip
 
 
 def test_challenges_accept_each_time_control_and_games_show_the_clock(alice, bob) -> None:
@@ -272,8 +228,8 @@ def test_bad_time_controls_are_refused_with_field_errors(alice) -> None:
         assert answer.status_code == 400, (clock, answer.json())
         assert answer.json()["code"] == "invalid"
         assert field in str(answer.json()["fields"]), answer.json()
-    with pytest.raises(errors.InvalidInput):
-        games.create_challenge(creator=alice.user, clock_kind="bank", days_per_turn=40)
+    with pytest.raises(InvalidInput):
+        games.create_challenge(creator=alice.user, time_control=TimeControl.bank(40))
 
 
 def test_expire_clock_command_ends_a_game_for_demos(alice, bob, capsys) -> None:
@@ -289,34 +245,7 @@ def test_expire_clock_command_ends_a_game_for_demos(alice, bob, capsys) -> None:
         call_command("expire_clock", "999999")
 
 
-def test_vacation_page_takes_and_ends_vacation_and_saves_the_time_zone(alice) -> None:
-    from django.test import Client
-
-    browser = Client()
-    assert browser.get("/vacation/").status_code == 302  # log in first
-    browser.force_login(alice.user)
-    assert "14 of your 14 vacation days" in browser.get("/vacation/").content.decode()
-    taken = browser.post("/vacation/", {"action": "take", "days": "2"})
-    assert taken.status_code == 302
-    assert Profile.objects.get(user=alice.user).vacation_started is not None
-    assert browser.post("/vacation/", {"action": "end"}).status_code == 302
-    assert Profile.objects.get(user=alice.user).vacation_days_left == 13
-    bad = browser.post(
-        "/vacation/", {"action": "preferences", "time_zone": "Nowhere", "turn_email": "each"}
-    )
-    assert bad.status_code == 400 and "Unknown time zone" in bad.content.decode()
-    saved = browser.post(
-        "/vacation/",
-        {"action": "preferences", "time_zone": "Asia/Tokyo", "turn_email": "digest"},
-    )
-    assert saved.status_code == 302
-    profile = Profile.objects.get(user=alice.user)
-    assert (profile.time_zone, profile.turn_email, profile.auto_vacation) == (
-        "Asia/Tokyo", "digest", False,
-    )  # fmt: skip
-
-
-def test_time_control_form_for_the_lobby_gives_create_challenge_arguments(alice) -> None:
+def test_time_control_form_for_the_lobby_gives_the_challenges_time_control(alice) -> None:
     from clocks.forms import TimeControlForm
 
     form = TimeControlForm(
@@ -328,10 +257,16 @@ def test_time_control_form_for_the_lobby_gives_create_challenge_arguments(alice)
         }
     )
     assert form.is_valid(), form.errors
-    challenge = games.create_challenge(creator=alice.user, **form.cleaned_data)
-    assert (challenge.clock_kind, challenge.days_per_turn, challenge.increment_hours) == (
-        "bank", 10, 36,
+    assert form.cleaned_data["time_control"] == TimeControl.bank(
+        10, increment_hours=36, weekend_pause=True
+    )
+    challenge = games.create_challenge(
+        creator=alice.user, time_control=form.cleaned_data["time_control"]
+    )
+    assert (challenge.clock_kind, challenge.days_per_turn, challenge.clock_increment) == (
+        "bank", 10, 36 * HOUR,
     )  # fmt: skip
     assert challenge.weekend_pause
+    assert challenge.time_control == form.cleaned_data["time_control"]
     wrong = TimeControlForm({"clock_kind": "per_turn", "days_per_turn": "4"})
     assert not wrong.is_valid() and "days_per_turn" in wrong.errors

@@ -14,10 +14,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from accounts.models import Profile
-from clocks import services
-from clocks.tasks import sweep_clocks
 from games import services as games
+from games import timekeeping
 from games.models import Game
+from games.tasks import sweep_clocks
 from notifications.models import EmailState, Notification
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -34,7 +34,7 @@ def test_worker_sweeps_an_expired_clock_and_emails_both_players(
     game, _ = games.play_turn(game=game, player=alice.user, text="D2L", ply=1)
     game, _ = games.play_turn(game=game, player=bob.user, text="D6L", ply=2)
     game, _ = games.play_turn(game=game, player=alice.user, text="D2P", ply=3)
-    services.fast_forward(game=game)  # Bob's clock is out
+    timekeeping.fast_forward(game=game)  # Bob's clock is out
 
     summary = sweep_clocks.delay().get(timeout=60)
     assert summary["games"] == {str(game.pk): "timeout"}, summary

@@ -2,7 +2,8 @@
 
 * A turn racing its own deadline: either it is stored before the deadline and the
   game goes on, or it is refused and the game is lost on time — never both.
-* Two sweepers (two beat schedulers) at once: every expired game ends exactly once.
+* Two sweepers (two beat schedulers) at once: every expired game ends exactly once,
+  and each low clock is warned once (games.timekeeping; here for its notifications).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from accounts.models import Profile
-from clocks import services
-from clocks.services import Expiry
+from clocks.errors import TimeExpired
 from games import errors, signals
 from games import services as games
+from games import timekeeping as services
 from games.models import Game, Turn
+from games.timekeeping import Expiry
 from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +84,7 @@ def test_a_turn_racing_its_deadline_is_played_or_timed_out_never_both(alice, bob
             try:
                 games.play_turn(game=game, player=alice.user, text="D2P", ply=3)
                 return "played"
-            except errors.GameOver:  # time_expired, or game_over if the sweeper won
+            except (TimeExpired, errors.GameOver):  # time_expired, or game_over if swept
                 return "refused"
 
         def sweeper(game: Game = game, deadline: dt.datetime = deadline) -> str:

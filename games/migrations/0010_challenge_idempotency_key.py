@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_move_profile_and_tokens_to_accounts'),
+        ('games', '0009_challenge_time_control_fields'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

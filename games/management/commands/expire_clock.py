@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import Profile
-from clocks import services
-from games import errors
+from core.errors import DomainError
+from games import timekeeping
 from games.models import Game
 
 
@@ -43,16 +43,16 @@ class Command(BaseCommand):
         if options["no_auto_vacation"]:
             Profile.objects.filter(user_id=player_id).update(auto_vacation=False)
         try:
-            game = services.fast_forward(game=game)
-        except errors.DomainError as exc:
+            game = timekeeping.fast_forward(game=game)
+        except DomainError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Game {game_id}: the clock of user {player_id} ran out.")
         if options["leave_to_beat"]:
-            self.stdout.write("The beat sweeper (clocks.tasks.sweep_clocks) will end it.")
+            self.stdout.write("The beat sweeper (games.tasks.sweep_clocks) will end it.")
             return
-        outcome = services.expire_game(game_id=game_id, now=game.deadline)
+        outcome = timekeeping.expire_game(game_id=game_id, now=game.deadline)
         game.refresh_from_db()
-        if outcome == services.Expiry.AUTO_VACATION:
+        if outcome == timekeeping.Expiry.AUTO_VACATION:
             self.stdout.write(
                 "Automatic vacation: a vacation day was spent instead of losing "
                 "(use --no-auto-vacation to lose on time)."

@@ -1,0 +1,96 @@
+"""Migrations that convert data, run on a database holding rows of the old schema.
+
+The database is migrated back to the state before the change, rows are written
+with plain SQL (the models describe the new schema), then migrated forward.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+
+from clocks.timecontrol import ClockKind, TimeControl
+from games.models import Challenge, Game
+
+BEFORE = "0008_move_profile_and_tokens_to_accounts"
+HOUR = 3600
+
+
+def insert(table: str, **values: object) -> int:
+    columns = ", ".join(connection.ops.quote_name(name) for name in values)
+    marks = ", ".join(["%s"] * len(values))
+    quoted = connection.ops.quote_name(table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {quoted} ({columns}) VALUES ({marks})", list(values.values()))
+        cursor.execute(f"SELECT MAX(id) FROM {quoted}")
+        return cursor.fetchone()[0]
+
+
+def challenge_row(user_id: int, **values: object) -> dict[str, object]:
+    return {
+        "created_by_id": user_id, "opponent_id": None, "color": "random",
+        "opening": "standard", "days_per_turn": 3, "clock_kind": "per_turn",
+        "increment_hours": 0, "weekend_pause": False, "rated": True, "status": "open",
+        "game_id": None, "created": "2026-11-01 10:00:00", "updated": "2026-11-01 10:00:00",
+        **values,
+    }  # fmt: skip
+
+
+def game_row(white_id: int, black_id: int, **values: object) -> dict[str, object]:
+    return {
+        "white_id": white_id, "black_id": black_id, "opening": "standard",
+        "start_position": "", "board": "", "status": "finished", "result": "1-0",
+        "termination": "resignation", "rated": False, "imported": False,
+        "days_per_turn": 3, "deadline": None, "clock_kind": "per_turn",
+        "clock_increment": 0, "weekend_pause": False, "vacation_allowed": True,
+        "white_clock": None, "black_clock": None, "clock_since": None,
+        "clock_time_zone": "UTC", "position": "", "ply": 0,
+        "created": "2026-11-01 10:00:00", "updated": "2026-11-01 10:00:00", "finished": None,
+        **values,
+    }  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_challenge_increments_become_seconds_and_games_keep_theirs() -> None:
+    User = get_user_model()
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    call_command("migrate", "games", BEFORE, verbosity=0)
+    try:
+        bank = insert(
+            "games_challenge",
+            **challenge_row(
+                alice.pk, clock_kind="bank", days_per_turn=10, increment_hours=36,
+                weekend_pause=True,
+            ),
+        )  # fmt: skip
+        plain = insert("games_challenge", **challenge_row(bob.pk, days_per_turn=5))
+        # A game's increment was seconds already: kept exactly, 1.5 hours included
+        # (an admin's edit), and an imported game's zero too.
+        odd = insert(
+            "games_game",
+            **game_row(alice.pk, bob.pk, clock_kind="bank", days_per_turn=7, clock_increment=5400),
+        )
+        imported = insert("games_game", **game_row(bob.pk, alice.pk, imported=True))
+    finally:
+        call_command("migrate", verbosity=0)
+
+    challenge = Challenge.objects.get(pk=bank)
+    assert challenge.clock_increment == 36 * HOUR
+    assert challenge.time_control == TimeControl.bank(10, increment_hours=36, weekend_pause=True)
+    assert Challenge.objects.get(pk=plain).time_control == TimeControl.per_turn(5)
+    game = Game.objects.get(pk=odd)
+    assert game.time_control == TimeControl(ClockKind.BANK, 7, 5400)
+    assert game.time_control.increment_hours == 1.5
+    assert Game.objects.get(pk=imported).time_control == TimeControl.per_turn(3)
+
+    # And back: whole hours again.
+    call_command("migrate", "games", BEFORE, verbosity=0)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT increment_hours FROM games_challenge WHERE id = %s", [bank])
+            assert cursor.fetchone()[0] == 36
+    finally:
+        call_command("migrate", verbosity=0)
