@@ -124,7 +124,3 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # a token's secret is shown once, by POST /api/v1/auth/token
-
-
-# Bot matches, rating history and stream events.
-from games import admin_bots  # noqa: F401

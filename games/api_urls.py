@@ -40,8 +40,3 @@ urlpatterns = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]
-
-# Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).
-from games.bot_api_urls import urlpatterns as _bot_urlpatterns
-
-urlpatterns += _bot_urlpatterns

@@ -8,8 +8,4 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the receivers that keep a Profile next to every user.
-        # Bots, ratings and the event stream (also registers their Celery tasks).
-        from games import (
-            bot_receivers,  # noqa: F401
-            receivers,  # noqa: F401
-        )
+        from games import receivers  # noqa: F401

@@ -320,7 +320,3 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user.get_username()})"
-
-
-# Bots, bot matches, rating history and stream events live in their own module.
-from games.models_bots import BotMatch, BotMatchGame, Event, RatingChange  # noqa: F401

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.compiled import CompiledInsert, CompiledQuery, CompiledUpdate, CompiledValues
-from games.models import ApiToken, Event, Game, Turn
+from games.models import ApiToken, Game, Turn
+from stream.models import Event
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.compiled import CompiledInsert, CompiledUpdate, atomic_batch
-from games.models import Event, Game, Turn
+from games.models import Game, Turn
+from stream.models import Event
 
 pytestmark = pytest.mark.django_db
 
