@@ -18,7 +18,6 @@ from bots import tasks
 from bots.models import BotMatchGame
 from bots.services import bot_to_act, engine_of
 from games import signals
-from games.compiled import CompiledValues
 from games.models import Challenge, Game, Profile
 from games.tasks import enqueue
 
@@ -78,20 +77,14 @@ def on_turn_played(
     _queue_bot(game, profiles)
 
 
-# Every finished game asks (few are bot-match games): compiled once.
-_BOT_MATCH_OF_GAME = CompiledValues(
-    lambda game: (
-        BotMatchGame.objects.filter(game_id=game)
-        .order_by("pk")
-        .values_list("match_id", flat=True)[:1]
-    ),
-    int,
-)
-
-
 @receiver(signals.game_finished, dispatch_uid="bots.game_finished")
 def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
-    found = _BOT_MATCH_OF_GAME.fetch(game.pk)
-    match_id = found[0] if found else None
+    # Every finished game asks (few are bot-match games): one indexed read.
+    match_id = (
+        BotMatchGame.objects.filter(game_id=game.pk)
+        .order_by("pk")
+        .values_list("match_id", flat=True)
+        .first()
+    )
     if match_id is not None:
         enqueue(tasks.advance_bot_match, match_id)

@@ -27,17 +27,12 @@ from typing import Any
 
 from django.db.models import Max, Q
 
-from games.compiled import CompiledInsert
 from games.models import Challenge, Game, Profile
 from stream.models import Event
 
 # A transaction that wrote an event commits well within this many seconds of a
 # later event becoming visible; the stream re-reads that window to catch it.
 SETTLE_SECONDS = 5.0
-
-# Every turn writes its events: the statement is built once, and sent with the turn's
-# other writes (see games.compiled).
-_INSERT_EVENTS = CompiledInsert(Event, batchable=True)
 
 
 def game_payload(game: Game, user_id: int | None = None) -> dict[str, Any]:
@@ -111,7 +106,8 @@ def record_game(
     profiles: Mapping[int, Profile] | None = None,
 ) -> None:
     listeners = _listeners([game.white_id, game.black_id], profiles)
-    _INSERT_EVENTS.insert(
+    # One INSERT for both players (none when neither listens, e.g. a bot match).
+    Event.objects.bulk_create(
         [
             Event(
                 user_id=user_id,
