@@ -104,7 +104,7 @@ class BadCredentials(DomainError):
     default_message = _("Wrong username or password.")
 
 
-# --- Bots (games.bots) -------------------------------------------------------------
+# --- Bots (bots.services) ----------------------------------------------------------
 
 
 class UnknownBot(DomainError):

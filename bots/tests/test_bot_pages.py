@@ -1,4 +1,4 @@
-"""Web pages for bots: list and challenge, bot match form and page, leaderboard, chart."""
+"""Web pages for bots: list and challenge, bot match form and page."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from bots import services as bots
 from bots.models import BotMatch, BotMatchGame
 from games import services
 from games.models import Challenge, Profile
-from ratings.services import rate_finished_game
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -95,27 +94,6 @@ def test_bot_match_form_shows_errors_instead_of_failing(web: Client, two_bots: A
     assert too_many.status_code == 200 and not BotMatch.objects.exists()
     assert Client().get("/bot-matches/new/").status_code == 302  # log in first
     assert Client().get("/bot-matches/999/").status_code == 404
-
-
-def test_leaderboard_orders_by_rating_and_filters(alice: Any, bob: Any, two_bots: Any) -> None:
-    Profile.objects.filter(user=bob.user).update(rating=1800.0, rating_deviation=60.0)
-    page = Client().get("/leaderboard/")
-    assert page.status_code == 200
-    text = page.content.decode()
-    assert text.index(">bob<") < text.index(">alice<")
-    assert "1800<" in text and "1500?" in text  # alice's rating is provisional
-    people = Client().get("/leaderboard/?who=people").content.decode()
-    assert "random-bot" not in people and ">alice<" in people
-
-
-def test_rating_chart_is_served_as_svg(alice: Any, bob: Any) -> None:
-    game = services.start_game(white=alice.user, black=bob.user)
-    services.resign(game=game, player=bob.user)
-    rate_finished_game(game_id=game.pk)
-    answer = Client().get("/players/alice/rating.svg")
-    assert answer.status_code == 200 and answer["Content-Type"] == "image/svg+xml"
-    assert answer.content.startswith(b"<svg") and b"<polyline" in answer.content
-    assert Client().get("/players/nobody/rating.svg").status_code == 404
 
 
 def test_game_page_follows_the_game_while_the_bot_is_to_move(

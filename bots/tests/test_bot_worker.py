@@ -1,4 +1,4 @@
-"""Bots, bot matches and ratings played out by a REAL Celery worker process."""
+"""Bots and bot matches played out by a REAL Celery worker process."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from bots import services as bots
 from bots.models import BotMatch
 from bots.tasks import sweep_bots
 from games import services
-from games.models import Challenge, Game, Profile
+from games.models import Challenge, Game
 from games.tasks import enqueue
-from ratings.models import RatingChange
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 User = get_user_model()
@@ -91,20 +90,6 @@ def test_a_bot_match_is_played_to_the_end_by_the_worker(
         game = Game.objects.get(pk=entry["id"])
         assert not game.rated and game.result in ("1-0", "0-1", "1/2-1/2")
         assert str(services.replay(game)) == game.position
-
-
-def test_a_rated_game_changes_both_ratings_through_the_worker(
-    celery_worker_process: Any, alice: Any, bob: Any
-) -> None:
-    game = services.start_game(white=alice.user, black=bob.user, rated=True)
-    services.resign(game=game, player=bob.user)  # commits; the receiver queues rate_game
-    wait_for(lambda: RatingChange.objects.filter(game=game).count() == 2, celery_worker_process)
-    winner, loser = Profile.objects.get(user=alice.user), Profile.objects.get(user=bob.user)
-    assert winner.rating > 1500 > loser.rating
-    assert winner.rating_deviation < 350 and loser.rating_deviation < 350
-    history = alice.client.get("/api/v1/players/alice").json()["rating_history"]
-    assert [point["game"] for point in history] == [game.pk]
-    assert history[0]["rating"] == pytest.approx(winner.rating)
 
 
 def test_the_sweep_requeues_a_bot_game_whose_message_was_lost(

@@ -6,7 +6,6 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Profile
@@ -82,16 +81,11 @@ def test_players_are_listed_by_rating_both_ways_and_by_name(
     }  # fmt: skip
 
 
-def _bot(username: str) -> Any:
-    """A built-in bot account, as bots.services.ensure_builtin_bots makes them."""
-    user = get_user_model().objects.create_user(username)
-    Profile.objects.filter(user=user).update(is_bot=True, bot_engine="random", bot_level=1)
-    return user
-
-
-def test_players_can_be_filtered_to_bots_and_bad_orderings_are_400(api: Any, alice: Any) -> None:
-    _bot("random-bot")
-    _bot("greedy-bot")
+def test_players_can_be_filtered_to_bots_and_bad_orderings_are_400(
+    api: Any, alice: Any, make_bot: Any
+) -> None:
+    make_bot("random-bot")
+    make_bot("greedy-bot")
     only_bots = api.get("/api/v1/players?bots=true&ordering=username").json()["results"]
     assert only_bots and all(player["is_bot"] for player in only_bots)
     people = api.get("/api/v1/players?bots=false").json()["results"]
