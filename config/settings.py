@@ -155,6 +155,9 @@ INSTALLED_APPS = [
     "accounts",
     "clocks",
     "games",
+    "bots",
+    "ratings",
+    "stream",
     "notifications",
     "tournaments",
     "web",
@@ -369,12 +372,17 @@ CELERY_BEAT_SCHEDULE["verify-all-games"] = {
     "schedule": 24 * 3600.0,
 }
 
-# --- Bots, bot matches, ratings, event stream (games/bots.py, games/events.py) ---------
+# --- Bots, bot matches, ratings, event stream (bots/, ratings/, stream/) ---------------
 
 CELERY_BEAT_SCHEDULE["bots-sweep"] = {
     # Re-queues bot turns, bot-challenge acceptances and bot-match games that a lost
-    # message or a dead worker left waiting; prunes old stream events.
-    "task": "games.bot_tasks.sweep_bots",
+    # message or a dead worker left waiting.
+    "task": "bots.tasks.sweep_bots",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["stream-prune"] = {
+    # Deletes stream events older than EVENT_RETENTION_HOURS.
+    "task": "stream.tasks.prune_events",
     "schedule": 60.0,
 }
 BOT_MATCH_MAX_RUNNING = env_int("BOT_MATCH_MAX_RUNNING", 3, minimum=1)  # per user; staff unlimited
@@ -384,7 +392,7 @@ BOT_MATCH_PARALLEL_GAMES = env_int("BOT_MATCH_PARALLEL_GAMES", 4, minimum=1)
 BOT_MAX_SECONDS_PER_TURN = 10.0
 # A bot game untouched this long, with a bot to act, is queued again by the sweep.
 BOT_SWEEP_AFTER_SECONDS = env_int("BOT_SWEEP_AFTER_SECONDS", 60, minimum=5)
-# A running bot match checks itself this often (games.bot_tasks.watch_bot_match): a
+# A running bot match checks itself this often (bots.tasks.watch_bot_match): a
 # turn or game whose message was lost is queued again without waiting for beat.
 BOT_MATCH_WATCH_SECONDS = env_int("BOT_MATCH_WATCH_SECONDS", 30, minimum=1)
 EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)

@@ -16,9 +16,13 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("vacation/", include("clocks.urls")),
     path("api/v1/", include("tournaments.api_urls")),
+    path("api/v1/", include("bots.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
+    path("api/v1/", include("stream.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("tournaments/", include("tournaments.urls")),
-    path("", include("games.bot_urls")),  # bots, bot matches, leaderboard
+    path("", include("bots.urls")),  # bots, bot matches
+    path("", include("ratings.urls")),  # leaderboard, rating charts
     path("", include("web.urls")),
 ]
 

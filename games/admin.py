@@ -72,5 +72,3 @@ class TurnAdmin(admin.ModelAdmin):
     list_select_related = ["player"]
 
 
-# Bot matches, rating history and stream events.
-from games import admin_bots  # noqa: F401

@@ -33,8 +33,3 @@ urlpatterns = [
     path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
     path("archive", ArchiveView.as_view(), name="archive"),
 ]
-
-# Bots, bot matches, players and ratings, the event stream (games/bot_api_urls.py).
-from games.bot_api_urls import urlpatterns as _bot_urlpatterns
-
-urlpatterns += _bot_urlpatterns

@@ -12,8 +12,4 @@ class GamesConfig(AppConfig):
 
         register_statuses(HTTP_STATUS)
         # Vacation stops and restarts game clocks (receivers of clocks.signals).
-        # Bots, ratings and the event stream (also registers their Celery tasks).
-        from games import (
-            bot_receivers,  # noqa: F401
-            timekeeping,  # noqa: F401
-        )
+        from games import timekeeping  # noqa: F401

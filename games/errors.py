@@ -75,34 +75,6 @@ class InvalidSetup(DomainError):
     default_message = _("These cells cannot take the pie setup.")
 
 
-# --- Bots (games.bots) -------------------------------------------------------------
-
-
-class UnknownBot(DomainError):
-    code = "unknown_bot"
-    default_message = _("There is no built-in bot with this name.")
-
-
-class TooManyBotMatches(DomainError):
-    code = "too_many_bot_matches"
-    default_message = _("You have too many bot matches running; wait until one finishes.")
-
-
-class HasPlayedGames(DomainError):
-    code = "has_played_games"
-    default_message = _(
-        "This account has played games as a human, so it cannot become a bot account."
-    )
-
-
-# (The clocks' errors, time_expired and no_vacation_days, are in clocks.errors.)
-
-
-class NotYourBotMatch(DomainError):
-    code = "not_your_bot_match"
-    default_message = _("Only the player who started this bot match (or staff) can stop it.")
-
-
 HTTP_STATUS: dict[type[DomainError], int] = {
     NotAPlayer: status.HTTP_403_FORBIDDEN,
     NotYourChallenge: status.HTTP_403_FORBIDDEN,
@@ -115,8 +87,4 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     UnknownPlayer: status.HTTP_400_BAD_REQUEST,
     InvalidSetup: status.HTTP_400_BAD_REQUEST,
     InvalidInput: status.HTTP_400_BAD_REQUEST,
-    UnknownBot: status.HTTP_400_BAD_REQUEST,
-    HasPlayedGames: status.HTTP_409_CONFLICT,
-    TooManyBotMatches: status.HTTP_429_TOO_MANY_REQUESTS,
-    NotYourBotMatch: status.HTTP_403_FORBIDDEN,
 }

@@ -263,5 +263,3 @@ class Turn(models.Model):
         return f"{self.game_id}:{self.ply} {self.text}"
 
 
-# Bots, bot matches, rating history and stream events live in their own module.
-from games.models_bots import BotMatch, BotMatchGame, Event, RatingChange  # noqa: F401

@@ -103,15 +103,15 @@ ROWS: list[Row] = [
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
     # --- API: bots, players, stream -------------------------------------------------------
-    Row("api:bots", "GET", ALL_200),
-    Row("api:bot-matches", "GET", ALL_200),
-    Row("api:bot-matches", "POST", (401, 400, 400, 400, 400), data={"games": 0}),
-    Row("api:bot-match", "GET", (404,) * 5, _kw(match_id=999_999)),
-    Row("api:bot-match-stop", "POST", (401,) + (404,) * 4, _kw(match_id=999_999)),
-    Row("api:me-bot", "POST", (401, 200, 409, 409, 200)),  # only players without games
-    Row("api:players", "GET", ALL_200),
-    Row("api:player", "GET", ALL_200, _kw(username="alice")),
-    Row("api:stream-events", "GET", (401, 400, 400, 400, 400), data={"timeout": "soon"}),
+    Row("bots-api:bots", "GET", ALL_200),
+    Row("bots-api:bot-matches", "GET", ALL_200),
+    Row("bots-api:bot-matches", "POST", (401, 400, 400, 400, 400), data={"games": 0}),
+    Row("bots-api:bot-match", "GET", (404,) * 5, _kw(match_id=999_999)),
+    Row("bots-api:bot-match-stop", "POST", (401,) + (404,) * 4, _kw(match_id=999_999)),
+    Row("bots-api:me-bot", "POST", (401, 200, 409, 409, 200)),  # only players without games
+    Row("ratings-api:players", "GET", ALL_200),
+    Row("ratings-api:player", "GET", ALL_200, _kw(username="alice")),
+    Row("stream-api:events", "GET", (401, 400, 400, 400, 400), data={"timeout": "soon"}),
     # --- API: clocks, notifications -------------------------------------------------------
     Row("clocks-api:vacation", "GET", USERS_200),
     Row("clocks-api:vacation", "PUT", (401, 400, 400, 400, 400), data={"days": "many"}),
@@ -214,8 +214,8 @@ ROWS: list[Row] = [
     Row("bots:match-new", "GET", PAGE_USERS),
     Row("bots:match", "GET", (404,) * 5, _kw(match_id=999_999)),
     Row("bots:match-stop", "POST", (302,) + (404,) * 4, _kw(match_id=999_999)),
-    Row("bots:leaderboard", "GET", ALL_200),
-    Row("bots:rating-svg", "GET", ALL_200, _kw(username="alice")),
+    Row("ratings:leaderboard", "GET", ALL_200),
+    Row("ratings:rating-svg", "GET", ALL_200, _kw(username="alice")),
 ]
 
 

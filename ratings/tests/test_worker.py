@@ -1,0 +1,40 @@
+"""Ratings computed by a REAL Celery worker process after a rated game ends."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from accounts.models import Profile
+from games import services
+from ratings.models import RatingChange
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(check: Callable[[], Any], worker: Any, timeout: float = 60.0) -> Any:
+    """Poll the database until `check()` is truthy (the worker commits in its own process)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"timed out; worker log:\n{worker.log()[-4000:]}")
+
+
+def test_a_rated_game_changes_both_ratings_through_the_worker(
+    celery_worker_process: Any, alice: Any, bob: Any
+) -> None:
+    game = services.start_game(white=alice.user, black=bob.user, rated=True)
+    services.resign(game=game, player=bob.user)  # commits; the receiver queues rate_game
+    wait_for(lambda: RatingChange.objects.filter(game=game).count() == 2, celery_worker_process)
+    winner, loser = Profile.objects.get(user=alice.user), Profile.objects.get(user=bob.user)
+    assert winner.rating > 1500 > loser.rating
+    assert winner.rating_deviation < 350 and loser.rating_deviation < 350
+    history = alice.client.get("/api/v1/players/alice").json()["rating_history"]
+    assert [point["game"] for point in history] == [game.pk]
+    assert history[0]["rating"] == pytest.approx(winner.rating)

@@ -1,0 +1,106 @@
+"""GET /api/v1/stream/events: a user's events as NDJSON, so a bot needs no polling.
+
+A StreamingHttpResponse over ``stream.events.event_lines`` (which polls the Event
+table by id: the same code on SQLite and PostgreSQL).  A connection lasts at most
+STREAM_MAX_SECONDS (or ``?timeout=``, if shorter); the client then reconnects and
+first gets the open challenges and running games again, so it misses nothing.
+
+Deployment note: each open stream holds one server thread for its lifetime
+(gunicorn: use threads, e.g. GUNICORN_THREADS, or an async worker).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import StreamingHttpResponse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from core.api import error_responses as _errors
+from stream.events import event_lines
+
+NDJSON = "application/x-ndjson"
+
+
+class NDJSONRenderer(BaseRenderer):
+    """Lets clients send `Accept: application/x-ndjson`; errors become one JSON line."""
+
+    media_type = NDJSON
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return JSONRenderer().render(data) + b"\n"
+
+
+class StreamParamsSerializer(serializers.Serializer):
+    timeout = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=_("End the stream after this many seconds (at most STREAM_MAX_SECONDS, 300)."),
+    )
+
+
+class _FirstRenderer(BaseContentNegotiation):
+    """The stream is NDJSON whatever the client asks (`?format=`, Accept); errors are JSON."""
+
+    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
+        return parsers[0] if parsers else None
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
+class EventStreamView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
+    content_negotiation_class = _FirstRenderer
+
+    @extend_schema(
+        operation_id="stream_events",
+        parameters=[StreamParamsSerializer],
+        responses={
+            (200, NDJSON): OpenApiResponse(
+                OpenApiTypes.STR,
+                description=(
+                    "One JSON object per line: `challenge` (a challenge addressed to you), "
+                    "`game_start` (a game of yours started or its pie phase changed), `turn` "
+                    "(a turn was played in one of your games, with the game after it), "
+                    "`game_finish` (with result and termination).  On connection: your open "
+                    "challenges and running games.  An empty line every few seconds keeps "
+                    "the connection alive.  See stream/events.py for the fields."
+                ),
+            ),
+            **_errors(400, 401, 404, e404="`not_found`: unknown `format`"),
+        },
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        """The signed-in user's events, streamed (application/x-ndjson)."""
+        params = StreamParamsSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        lifetime = min(
+            params.validated_data.get("timeout", settings.STREAM_MAX_SECONDS),
+            settings.STREAM_MAX_SECONDS,
+        )
+        response = StreamingHttpResponse(
+            event_lines(
+                request.user.pk, lifetime=lifetime, keepalive=settings.STREAM_KEEPALIVE_SECONDS
+            ),
+            content_type=NDJSON,
+        )
+        # Proxies (nginx) must pass lines through at once, not buffer the stream.
+        response["X-Accel-Buffering"] = "no"
+        response["Cache-Control"] = "no-cache"
+        return response
