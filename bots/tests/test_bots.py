@@ -244,18 +244,23 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
     alice: Any, random_bot: Any, second_bot: Any, settings: Any, monkeypatch: Any,
     django_capture_on_commit_callbacks: Any,
 ) -> None:  # fmt: skip
+    import celery
+
     from bots import tasks as bot_tasks
 
     moves: list[tuple[int, int]] = []
     watches: list[tuple[Any, Any]] = []
-    # Moves are sent both ways: delay() by the receivers, apply_async() by the watch.
-    monkeypatch.setattr(bot_tasks.bot_move, "delay", lambda *args: moves.append(args))
-    monkeypatch.setattr(
-        bot_tasks.bot_move, "apply_async", lambda args, *a, **kw: moves.append(tuple(args))
-    )
-    monkeypatch.setattr(
-        bot_tasks.watch_bot_match, "apply_async", lambda *a, **kw: watches.append((a, kw))
-    )
+
+    # What reaches the broker, when it does: the Celery send under AfterCommitTask (which
+    # still holds a message back until its transaction commits).
+    def sent(task: Any, args: Any = None, kwargs: Any = None, *rest: Any, **options: Any) -> None:
+        options.pop("ignore_result", None)
+        if task.name == bot_tasks.bot_move.name:
+            moves.append(tuple(args))
+        elif task.name == bot_tasks.watch_bot_match.name:
+            watches.append(((tuple(args),), options))
+
+    monkeypatch.setattr(celery.Task, "apply_async", sent)
     settings.BOT_MATCH_PARALLEL_GAMES = 2
     settings.BOT_MATCH_WATCH_SECONDS = 7
     with django_capture_on_commit_callbacks(execute=True):
@@ -264,7 +269,7 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
             seconds_per_turn=0.1,
         )  # fmt: skip
     # Started with its watch, due in BOT_MATCH_WATCH_SECONDS (and the games' first moves).
-    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0, "ignore_result": True})]
+    assert watches == [(((match.pk, 7.0),), {"countdown": 7.0})]
     first, second = [entry.game for entry in BotMatchGame.objects.filter(match=match)]
     assert sorted(moves) == [(first.pk, 1), (second.pk, 1)]
 
@@ -272,7 +277,8 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
     moves.clear()
     watches.clear()
     Game.objects.filter(pk=first.pk).update(updated=timezone.now() - timedelta(seconds=60))
-    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
     assert moves == [(first.pk, 1)]  # queued again, at the ply the bot must play
     assert watches == [(((match.pk, 7.0),), {"countdown": 7.0})]  # and it comes back
 
@@ -280,14 +286,16 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
     services.resign(game=first, player=second_bot)
     moves.clear()
     watches.clear()
-    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bot_tasks.watch_bot_match(match.pk, 7.0) == "running"
     third = BotMatchGame.objects.get(match=match, number=3).game
-    assert moves == [] and len(watches) == 1  # the third's first move is queued on commit
+    assert moves == [(third.pk, 1)] and len(watches) == 1  # the third's first move
 
     # Once every game is over the match finishes and the watch ends.
     services.resign(game=second, player=random_bot)
     services.resign(game=third, player=second_bot)
     watches.clear()
-    assert bot_tasks.watch_bot_match(match.pk, 7.0) == "finished"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bot_tasks.watch_bot_match(match.pk, 7.0) == "finished"
     assert watches == []
     assert BotMatch.objects.get(pk=match.pk).status == "finished"
