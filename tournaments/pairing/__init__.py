@@ -65,7 +65,6 @@ Errors: ``TournamentError`` (inconsistent data, a ``ValueError``),
 """
 
 from tournaments.pairing.berger import berger_rounds
-from tournaments.pairing.dutch import RULES_VERSION, PairingError, pair_next_round
 from tournaments.pairing.model import (
     Board,
     Color,
@@ -90,12 +89,20 @@ from tournaments.pairing.standings import (
     standings,
     tiebreak_values,
 )
+from tournaments.pairing.swiss import (
+    RULES_VERSION,
+    SYSTEMS,
+    PairingError,
+    effective_pairing_numbers,
+    pair_next_round,
+)
 from tournaments.pairing.trf import TrfDocument, TrfError, read_trf, write_trf
 
 __all__ = [
     "ROUND_ROBIN_TIEBREAKS",
     "RULES_VERSION",
     "SWISS_TIEBREAKS",
+    "SYSTEMS",
     "TIEBREAK_NAMES",
     "TIEBREAK_SCALE",
     "Board",
@@ -112,6 +119,7 @@ __all__ = [
     "TrfError",
     "assign_starting_ranks",
     "berger_rounds",
+    "effective_pairing_numbers",
     "forbidden_pairs_from_groups",
     "format_points",
     "format_tiebreak",

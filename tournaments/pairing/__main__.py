@@ -14,8 +14,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tournaments.pairing.dutch import RULES_VERSION, PairingError, pair_next_round
 from tournaments.pairing.model import TournamentError
+from tournaments.pairing.swiss import (
+    RULES_VERSION,
+    PairingError,
+    pair_next_round,
+)
 from tournaments.pairing.trf import TrfError, read_trf
 
 EXIT_NO_PAIRING = 1
