@@ -5,11 +5,21 @@ Understood records:
 * ``001`` player lines: starting rank (columns 5-8), name (15-47), rating
   (49-52), points (81-84, checked against the results), then one 10-column
   field per round from column 92: opponent (4), colour, result code.
-* ``012`` tournament name, ``XXR`` total rounds, ``XXC white1|black1``
-  first colour, ``XXP id id ...`` forbidden pairs (every pair in the list),
-  ``XXS PAB=0.5`` (javafo) or ``BBU 0.5`` (bbpPairings) pairing-bye value.
+* ``012`` tournament name, ``XXR`` (or TRF-2026 ``142``) total rounds,
+  ``XXC white1|black1`` first colour, ``XXP id id ...`` forbidden pairs
+  (every pair in the list), ``XXA id pts pts ...`` acceleration points per
+  round (FIDE C.04.5; columns as bbpPairings reads them: player 5-8, then
+  one 4-column value every 5 columns from 10), ``XXS PAB=0.5`` (javafo) or
+  ``BBU 0.5`` (bbpPairings) pairing-bye value.
+* Accepted and not needed: the TRF-16 header records ``022`` to ``132``
+  (city, federation, dates, type, arbiters, time control...), point-system
+  records that state the standard points (``XXS W=1.0``, ``BBW 1.0``...),
+  blank lines.
 
-Everything else (federation, titles, ``092``, ``102``...) is ignored.
+Any other line is refused with its line number and content: team records,
+TRF-2026 records we do not support (``162``, ``240``, ``250``, ``260``...),
+non-standard point systems, ``XXZ``, unknown codes. Nothing is silently
+ignored.
 A round entry beyond the completed rounds is a bye or absence announced for
 the round to be paired (``0000 - H``): it becomes ``Tournament.requested_byes``.
 Line ends may be CR, LF or CRLF.
@@ -148,12 +158,14 @@ def _player_line(text: str, line: int) -> _PlayerLine:
     return _PlayerLine(line, PlayerEntry(player_id, name, rating), listed_points, results)
 
 
-def read_trf(text: str) -> TrfDocument:
+def read_trf(text: str, *, require_total_rounds: bool = True) -> TrfDocument:
     """Parse TRF-16 text into a :class:`TrfDocument`; raise :class:`TrfError` on bad input.
 
     The number of completed rounds is the smallest number of round entries of
     any player; entries past it (one at most) must be byes or absences for
-    the next round.
+    the next round. Without ``XXR`` the file is refused unless
+    ``require_total_rounds`` is false (standings of a finished event): the
+    total is then the number of completed rounds.
     """
     if not isinstance(text, str):
         raise TrfError(None, "TRF input must be text")
@@ -162,10 +174,13 @@ def read_trf(text: str) -> TrfDocument:
     total_rounds: int | None = None
     first_color: Color = "w"
     groups: list[list[int]] = []
+    accelerations: dict[int, tuple[int, ...]] = {}
     bye_points = WIN_POINTS
     for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         code = raw[:3]
         rest = raw[3:].strip()
+        if not raw.strip():
+            continue
         if code == "001":
             player = _player_line(raw, number)
             if player.entry.id in players:
@@ -173,7 +188,9 @@ def read_trf(text: str) -> TrfDocument:
             players[player.entry.id] = player
         elif code == "012":
             name = rest
-        elif code == "XXR":
+        elif code in _INFORMATION_RECORDS:
+            continue
+        elif code in ("XXR", "142"):
             total_rounds = _int_field(rest, number, "number of rounds")
             if total_rounds > _MAX_ROUNDS:
                 raise TrfError(number, f"too many rounds: {total_rounds}")
@@ -185,25 +202,119 @@ def read_trf(text: str) -> TrfDocument:
                     first_color = "b"
                 else:
                     raise TrfError(number, f"unsupported XXC option {token!r}")
+        elif code == "152" and rest in ("W", "B"):
+            first_color = "w" if rest == "W" else "b"
         elif code == "XXP":
             ids = [_int_field(token, number, "player in XXP") for token in rest.split()]
             if len(ids) < 2:
                 raise TrfError(number, "XXP needs at least two players")
             groups.append(ids)
+        elif code == "XXA":
+            player_id, values = _acceleration_line(raw, number)
+            if player_id in accelerations:
+                raise TrfError(number, f"second XXA line for player {player_id}")
+            accelerations[player_id] = values
         elif code == "XXS":
             for token in rest.split():
                 key, _, value = token.partition("=")
                 if key.upper() == "PAB":
                     bye_points = _bye_value(value, number)
+                else:
+                    _standard_points(key.upper(), value, number, raw)
         elif code == "BBU":
             bye_points = _bye_value(rest, number)
+        elif code in _BBP_POINTS:
+            _standard_points(code, rest, number, raw)
+        elif code in _REFUSED_RECORDS:
+            raise TrfError(number, f"{_REFUSED_RECORDS[code]}: {raw.strip()!r}")
+        else:
+            raise TrfError(number, f"unknown TRF record: {raw.strip()!r}")
     if not players:
         raise TrfError(None, "no player lines (001)")
     if total_rounds is None:
-        raise TrfError(None, "missing XXR (total number of rounds)")
+        if require_total_rounds:
+            raise TrfError(None, "missing XXR (total number of rounds)")
+        total_rounds = min(len(p.results) for p in players.values())
+    for player_id in accelerations:
+        if player_id not in players:
+            raise TrfError(None, f"XXA names unknown player {player_id}")
     return TrfDocument(
-        _build_tournament(players, total_rounds, first_color, groups, bye_points), name
+        _build_tournament(players, total_rounds, first_color, groups, bye_points, accelerations),
+        name,
     )
+
+
+# TRF-16 header records (city, federation, dates, counts, type, arbiters,
+# time control, round dates): information for people, nothing to pair with.
+_INFORMATION_RECORDS = frozenset(
+    {"022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "132"}
+)
+# Records of TRF-16 / TRF-2026 / bbpPairings that we understand and do not support.
+_REFUSED_RECORDS = {
+    "013": "team records are not supported",
+    "310": "team records are not supported",
+    "152": "unsupported initial colour (152 W or 152 B)",
+    "162": "TRF-2026 point systems (162) are not supported",
+    "192": "TRF-2026 tournament types (192) are not supported",
+    "240": "TRF-2026 bye records (240) are not supported; enter byes in the round columns",
+    "250": "TRF-2026 acceleration records (250) are not supported; use XXA",
+    "260": "TRF-2026 forbidden-pair records (260) are not supported; use XXP",
+    "299": "abnormal points (299) are not supported",
+    "XXZ": "XXZ is not supported",
+}
+# bbpPairings' point-system records and the javafo XXS keys: standard values only.
+_BBP_POINTS = {"BBW": 2, "BBD": 1, "BBL": 0, "BBZ": 0, "BBF": 0}
+_XXS_POINTS = {
+    "W": 2,
+    "WW": 2,
+    "BW": 2,
+    "D": 1,
+    "WD": 1,
+    "BD": 1,
+    "L": 0,
+    "WL": 0,
+    "BL": 0,
+    "FW": 2,
+    "FL": 0,
+    "ZPB": 0,
+    "HPB": 1,
+    "FPB": 2,
+}
+
+
+def _standard_points(key: str, value: str, line: int, raw: str) -> None:
+    """Accept a point-system entry only when it repeats the standard value."""
+    standard = _BBP_POINTS.get(key, _XXS_POINTS.get(key))
+    if standard is None:
+        raise TrfError(line, f"unknown XXS entry {key!r}: {raw.strip()!r}")
+    try:
+        points = _half_points(value, line)
+    except TrfError:
+        points = None
+    if points != standard:
+        raise TrfError(
+            line,
+            f"only the standard point system is supported ({key} = "
+            f"{format_points(standard, ascii=True)}): {raw.strip()!r}",
+        )
+
+
+def _acceleration_line(raw: str, line: int) -> tuple[int, tuple[int, ...]]:
+    """``XXA NNNN aaaa aaaa ...``: player in columns 5-8, then 5-column point fields."""
+    text = raw.rstrip()
+    if len(text) < 8 or raw[3] != " ":
+        raise TrfError(line, f"bad XXA line {raw.strip()!r}")
+    player_id = _int_field(text[4:8], line, "player in XXA")
+    values = []
+    position = 8
+    while position < len(text):
+        field = text[position : position + 5]
+        if field[0] != " ":
+            raise TrfError(line, f"misaligned XXA field {field!r}")
+        value = _half_points(field[1:], line)
+        values.append(0 if value is None else value)
+        position += 5
+    return player_id, tuple(values)
 
 
 def _bye_value(text: str, line: int) -> int:
@@ -219,6 +330,7 @@ def _build_tournament(
     first_color: Color,
     groups: list[list[int]],
     bye_points: int,
+    accelerations: dict[int, tuple[int, ...]],
 ) -> Tournament:
     count = len(lines)
     for expected in range(1, count + 1):
@@ -264,6 +376,7 @@ def _build_tournament(
             forbidden_pairs_from_groups(groups),
             bye_points,
             requested,
+            accelerations,
         )
         tournament.validate()
     except TournamentError as error:
@@ -302,7 +415,9 @@ def write_trf(tournament: Tournament, *, name: str = "", newline: str = "\n") ->
     column holds the order by points then starting rank.
     """
     points = tournament.points()
-    absent = tournament.absent_next_round()
+    # Entries for the next round only while one is left to pair.
+    more = tournament.rounds_played < tournament.total_rounds
+    absent = tournament.absent_next_round() if more else {}
     order = sorted(tournament.players, key=lambda p: (-points[p.id], p.id))
     ranks = {p.id: rank for rank, p in enumerate(order, start=1)}
     lines = []
@@ -329,4 +444,7 @@ def write_trf(tournament: Tournament, *, name: str = "", newline: str = "\n") ->
         # javafo/py4swiss spell it XXS, bbpPairings BBU: write both.
         lines.append(f"XXS PAB={value}")
         lines.append(f"BBU {value}")
+    for player_id, values in sorted(tournament.accelerations.items()):
+        fields = "".join(f" {_trf_points(v):>4}" for v in values)
+        lines.append(f"XXA {player_id:4d}{fields}")
     return newline.join(lines) + newline
