@@ -48,9 +48,23 @@ Standings
 >>> [(s.rank, s.name, format_points(s.points)) for s in standings(t, ["BH", "SB"])]
 [(1, 'Bob', '1'), (2, 'Ann', '½'), (3, 'Cid', '½')]
 
-Tie-break names: ``BH``, ``BH-C1``, ``SB``, ``DE``, ``WIN``, ``WON``,
-``BPG``, ``BWG``; ``SWISS_TIEBREAKS`` and ``ROUND_ROBIN_TIEBREAKS`` are the
-usual orders; :func:`format_tiebreak` displays a value.
+Tie-breaks follow FIDE C.07 as revised in 2023 (unplayed rounds: a virtual
+opponent with the player's own score; opponents' rounds after a withdrawal
+count as draws; voluntary unplayed rounds are cut first). Names: ``BH``,
+``BH-C1``, ``BH-C2``, ``BH-M1``, ``SB``, ``DE``, ``PS``, ``WIN``, ``WON``,
+``BPG``, ``BWG``, ``ARO``, ``KS``; ``SWISS_TIEBREAKS`` and
+``ROUND_ROBIN_TIEBREAKS`` are the usual orders; :func:`format_tiebreak`
+displays a value as a decimal. ``standings(t, names, withdrawals=...)`` and
+``tiebreak_values`` take an optional ``{player: rounds before withdrawing}``
+(default: :func:`withdrawal_rounds`, from ``PlayerEntry.withdrawn``);
+:func:`trailing_absences` infers it from results alone (TRF files).
+
+Other systems and checks
+------------------------
+``pair_next_round(t, system="burstein")`` (or ``"dubov"``; ``SYSTEMS``) pairs
+with the other FIDE Swiss systems py4swiss implements.
+:func:`check_tournament` lists the violations of the absolute criteria in the
+completed rounds (:class:`Violation`: round, players, rule, message).
 
 TRF-16
 ------
@@ -58,13 +72,18 @@ TRF-16
 returns a ``TrfDocument(tournament, name)`` or raises ``TrfError`` (a
 ``ValueError`` with ``.line`` and ``.reason``). The command line
 ``python -m tournaments.pairing FILE.trf`` prints the next round like
-``bbpPairings --dutch FILE -p``.
+``bbpPairings --dutch FILE -p`` (``--system burstein|dubov``);
+``python -m tournaments.pairing standings FILE.trf --tiebreaks BH,SB,PS``
+prints the standings and ``python -m tournaments.pairing check FILE.trf``
+the violations of the absolute criteria. TRF ``XXA`` lines give acceleration
+points (``Tournament.accelerations``); unknown lines are refused.
 
 Errors: ``TournamentError`` (inconsistent data, a ``ValueError``),
 ``PairingError`` (no valid pairing; end the tournament cleanly), ``TrfError``.
 """
 
 from tournaments.pairing.berger import berger_rounds
+from tournaments.pairing.checker import Violation, check_tournament
 from tournaments.pairing.model import (
     Board,
     Color,
@@ -84,13 +103,17 @@ from tournaments.pairing.standings import (
     SWISS_TIEBREAKS,
     TIEBREAK_NAMES,
     TIEBREAK_SCALE,
+    VOLUNTARY_UNPLAYED,
     Standing,
     format_tiebreak,
     standings,
     tiebreak_values,
+    trailing_absences,
+    withdrawal_rounds,
 )
 from tournaments.pairing.swiss import (
     RULES_VERSION,
+    SYSTEM_VERSIONS,
     SYSTEMS,
     PairingError,
     effective_pairing_numbers,
@@ -103,8 +126,10 @@ __all__ = [
     "RULES_VERSION",
     "SWISS_TIEBREAKS",
     "SYSTEMS",
+    "SYSTEM_VERSIONS",
     "TIEBREAK_NAMES",
     "TIEBREAK_SCALE",
+    "VOLUNTARY_UNPLAYED",
     "Board",
     "Color",
     "Outcome",
@@ -117,8 +142,10 @@ __all__ = [
     "TournamentError",
     "TrfDocument",
     "TrfError",
+    "Violation",
     "assign_starting_ranks",
     "berger_rounds",
+    "check_tournament",
     "effective_pairing_numbers",
     "forbidden_pairs_from_groups",
     "format_points",
@@ -128,5 +155,7 @@ __all__ = [
     "record_round",
     "standings",
     "tiebreak_values",
+    "trailing_absences",
+    "withdrawal_rounds",
     "write_trf",
 ]
