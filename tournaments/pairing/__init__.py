@@ -33,6 +33,9 @@ worth (2 = 1 point, default; 1 = ½; 0). ``forbidden_pairs`` never meet.
 
 Pair the next round (FIDE Dutch system)
 ---------------------------------------
+The Dutch rules of February 2026 by default; ``rules="2017"`` pairs by the
+rules before (``RULES``, ``RULES_VERSIONS``).
+
 >>> pairing = pair_next_round(t)                 # raises PairingError if impossible
 >>> pairing.round, pairing.pairs()               # (white, black), bye as (id, 0)
 (1, [(1, 2), (3, 0)])
@@ -112,7 +115,10 @@ from tournaments.pairing.standings import (
     withdrawal_rounds,
 )
 from tournaments.pairing.swiss import (
+    DEFAULT_RULES,
+    RULES,
     RULES_VERSION,
+    RULES_VERSIONS,
     SYSTEM_VERSIONS,
     SYSTEMS,
     PairingError,
@@ -122,8 +128,11 @@ from tournaments.pairing.swiss import (
 from tournaments.pairing.trf import TrfDocument, TrfError, read_trf, write_trf
 
 __all__ = [
+    "DEFAULT_RULES",
     "ROUND_ROBIN_TIEBREAKS",
+    "RULES",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "SWISS_TIEBREAKS",
     "SYSTEMS",
     "SYSTEM_VERSIONS",

@@ -1,6 +1,6 @@
 """Command line: pair the next round, rank the players or check the rounds of a TRF-16 file.
 
-``python -m tournaments.pairing [pair] FILE.trf [--system dutch|burstein|dubov]``
+``python -m tournaments.pairing [pair] FILE.trf [--system dutch|burstein|dubov] [--rules 2026|2017]``
     Output is the same as ``bbpPairings --dutch FILE -p``: the number of
     pairs, then one ``WHITE BLACK`` line of starting ranks per board in board
     order, the pairing-allocated bye written ``ID 0``.
@@ -35,7 +35,15 @@ from tournaments.pairing.standings import (
     standings,
     trailing_absences,
 )
-from tournaments.pairing.swiss import SYSTEM_VERSIONS, SYSTEMS, PairingError, pair_next_round
+from tournaments.pairing.swiss import (
+    DEFAULT_RULES,
+    RULES,
+    RULES_VERSIONS,
+    SYSTEM_VERSIONS,
+    SYSTEMS,
+    PairingError,
+    pair_next_round,
+)
 from tournaments.pairing.trf import TrfDocument, TrfError, read_trf
 
 EXIT_NO_PAIRING = 1
@@ -62,7 +70,7 @@ def _read(path: str, *, require_total_rounds: bool) -> TrfDocument:
 def _pair(args: argparse.Namespace) -> int:
     tournament = _read(args.file, require_total_rounds=True).tournament
     try:
-        pairing = pair_next_round(tournament, system=args.system)
+        pairing = pair_next_round(tournament, system=args.system, rules=args.rules)
     except TournamentError as error:
         raise _BadInput(f"error: {args.file}: {error}") from error
     except PairingError as error:
@@ -124,6 +132,12 @@ def _parser(command: str) -> argparse.ArgumentParser:
             choices=SYSTEMS,
             default="dutch",
             help="; ".join(f"{name}: {SYSTEM_VERSIONS[name]}" for name in SYSTEMS),
+        )
+        parser.add_argument(
+            "--rules",
+            choices=RULES,
+            default=DEFAULT_RULES,
+            help="Dutch rules; " + "; ".join(f"{r}: {RULES_VERSIONS[r]}" for r in RULES),
         )
     elif command == "standings":
         parser.description = "Standings with FIDE C.07 (2023) tie-breaks."

@@ -27,6 +27,18 @@ Corrections applied to py4swiss's player data (every system):
   equal last colours ask for the other colour; else a difference of +-1 is
   a strong preference; else the mild preference alternates.
 
+Dutch rules. ``rules="2017"`` is py4swiss's Dutch engine (the rules in force
+until January 2026) with the corrections above: it reproduces bbpPairings
+5.0.1 on every shipped example. ``rules="2026"`` (the default) changes the
+player data for the rules of February 2026 (:func:`_dutch_2026`): the bye
+eligibility (no pairing-allocated bye after any unplayed round worth a win),
+floats (a zero-point unplayed round is no downfloat) and the choice of the
+bye assignee (lowest score, then fewest unplayed games, among the players
+who still let the others be paired). The new score criteria inside the
+brackets are not modelled: against bbpPairings' current version this
+matches 176 of the 177 shipped examples (see docs/pairing-2026-rules.md for
+the measurements on random tournaments).
+
 The publishing order of the boards is ours too (C.04.2 D.9, see
 :func:`pair_next_round`).
 """
@@ -45,6 +57,7 @@ from py4swiss.engines.common import (  # type: ignore[import-untyped]
     ColorPreference,
     ColorPreferenceSide,
     ColorPreferenceStrength,
+    Float,
 )
 from py4swiss.engines.common import PairingError as Py4SwissPairingError
 from py4swiss.engines.dubov import bracket as dubov_bracket  # type: ignore[import-untyped]
@@ -62,13 +75,29 @@ from py4swiss.trf.results import RoundResult as Py4SwissRoundResult
 from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
 from py4swiss.trf.sections.x_section import XSectionConfiguration  # type: ignore[import-untyped]
 
-from tournaments.pairing.model import Board, Outcome, RoundPairing, RoundResult, Tournament
+from tournaments.pairing.model import (
+    WIN_POINTS,
+    Board,
+    Outcome,
+    RoundPairing,
+    RoundResult,
+    Tournament,
+)
 
 System = Literal["dutch", "burstein", "dubov"]
 #: The Swiss systems :func:`pair_next_round` knows.
 SYSTEMS: tuple[System, ...] = ("dutch", "burstein", "dubov")
 
-RULES_VERSION = "FIDE Dutch system (C.04.3), rules before February 2026, via py4swiss 0.3.1"
+Rules = Literal["2026", "2017"]
+#: The Dutch rule versions: February 2026 (default) and the rules before (2017-2026).
+RULES: tuple[Rules, ...] = ("2026", "2017")
+DEFAULT_RULES: Rules = "2026"
+#: What each Dutch rule version is, for people.
+RULES_VERSIONS = {
+    "2026": "FIDE Dutch system (C.04.3), rules of February 2026, on py4swiss 0.3.1",
+    "2017": "FIDE Dutch system (C.04.3), rules before February 2026, via py4swiss 0.3.1",
+}
+RULES_VERSION = RULES_VERSIONS[DEFAULT_RULES]
 #: What each system implements (shown to people; the Dutch entry is RULES_VERSION).
 SYSTEM_VERSIONS = {
     "dutch": RULES_VERSION,
@@ -201,8 +230,72 @@ def _corrected(players: list[_Player], numbers: dict[int, int]) -> list[_Player]
     return fixed
 
 
-def _pair_dutch(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -> _Pairs:
+def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) -> list[_Player]:
+    """py4swiss's Dutch player data changed for the rules of February 2026.
+
+    * Bye eligibility: no pairing-allocated bye after one, or after any
+      unplayed round that scored a win's points (forfeit win, full-point bye,
+      a full-point pairing bye).
+    * Floats: an unplayed round is a downfloat only if it scored points
+      (a zero-point bye or a forfeit loss is no float any more).
+    * The bye assignee: the lowest score that still lets everyone else be
+      paired, then the fewest unplayed games; py4swiss chooses among the
+      players left eligible.
+    """
+    bye_points = tournament.bye_points
+    fixed = []
+    for player in players:
+        results = tournament.player(player.id).results
+        update: dict[str, Any] = {
+            "bye_received": any(
+                not r.is_played
+                and (r.outcome is Outcome.PAIRING_BYE or r.outcome.points(bye_points) >= WIN_POINTS)
+                for r in results
+            )
+        }
+        for attribute, back in (("float_1", 1), ("float_2", 2)):
+            if len(results) >= back:
+                result = results[-back]
+                if not result.is_played and result.outcome.points(bye_points) == 0:
+                    update[attribute] = Float.NONE
+        fixed.append(player.model_copy(update=update))
+    if len(fixed) % 2 == 0:
+        return fixed
+    rounds = tournament.rounds_played
+
+    def bye_order(player: _Player) -> tuple[int, int]:
+        return (player.points_with_acceleration, rounds - len(player.colors))
+
+    for limit in sorted({bye_order(p) for p in fixed if not p.bye_received}):
+        trial = [
+            p
+            if p.bye_received or bye_order(p) <= limit
+            else p.model_copy(update={"bye_received": True})
+            for p in fixed
+        ]
+        if dutch_validity.ValidityMatcher(trial, forbidden).is_valid_matching():
+            return trial
+    return fixed
+
+
+def _pair_dutch(
+    trf: ParsedTrf, numbers: dict[int, int], round_number: int, tournament: Tournament
+) -> _Pairs:
+    return _pair_dutch_rules(trf, numbers, round_number, tournament, "2026")
+
+
+def _pair_dutch_2017(
+    trf: ParsedTrf, numbers: dict[int, int], round_number: int, tournament: Tournament
+) -> _Pairs:
+    return _pair_dutch_rules(trf, numbers, round_number, tournament, "2017")
+
+
+def _pair_dutch_rules(
+    trf: ParsedTrf, numbers: dict[int, int], round_number: int, tournament: Tournament, rules: Rules
+) -> _Pairs:
     players = _corrected(dutch_player.get_player_infos_from_trf(trf), numbers)
+    if rules == "2026":
+        players = _dutch_2026(players, tournament, trf.x_section.forbidden_pairs)
     initial_color = trf.x_section.configuration.first_round_color
     validity = dutch_validity.ValidityMatcher(players, trf.x_section.forbidden_pairs)
     if not validity.is_valid_matching():
@@ -229,10 +322,12 @@ def _pair_dutch(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -> _
     return pairs
 
 
-def _pair_burstein(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -> _Pairs:
+def _pair_burstein(
+    trf: ParsedTrf, numbers: dict[int, int], round_number: int, tournament: Tournament
+) -> _Pairs:
     # C.04.4.2 1.6: the seeding rounds (half the rounds, at most 4) are Dutch.
     if round_number <= min(trf.x_section.number_of_rounds // 2, 4):
-        return _pair_dutch(trf, numbers, round_number)
+        return _pair_dutch(trf, numbers, round_number, tournament)
     players = _corrected(burstein_player.get_player_infos_from_trf(trf), numbers)
     forbidden = trf.x_section.forbidden_pairs
     pairs: _Pairs = []
@@ -252,7 +347,9 @@ def _pair_burstein(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -
     return pairs
 
 
-def _pair_dubov(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -> _Pairs:
+def _pair_dubov(
+    trf: ParsedTrf, numbers: dict[int, int], round_number: int, tournament: Tournament
+) -> _Pairs:
     players = _corrected(dubov_player.get_player_infos_from_trf(trf), numbers)
     forbidden = trf.x_section.forbidden_pairs
     pairs: _Pairs = []
@@ -277,15 +374,21 @@ def _pair_dubov(trf: ParsedTrf, numbers: dict[int, int], round_number: int) -> _
     return pairs
 
 
-_DRIVERS: dict[str, Callable[[ParsedTrf, dict[int, int], int], _Pairs]] = {
+_DRIVERS: dict[str, Callable[[ParsedTrf, dict[int, int], int, Tournament], _Pairs]] = {
     "dutch": _pair_dutch,
     "burstein": _pair_burstein,
     "dubov": _pair_dubov,
 }
 
 
-def pair_next_round(tournament: Tournament, *, system: System = "dutch") -> RoundPairing:
+def pair_next_round(
+    tournament: Tournament, *, system: System = "dutch", rules: Rules = DEFAULT_RULES
+) -> RoundPairing:
     """Pair round ``rounds_played + 1`` with the FIDE Dutch, Burstein or Dubov system.
+
+    ``rules`` chooses the Dutch rules: ``"2026"`` (in force since February
+    2026, the default) or ``"2017"`` (the rules before); Burstein and Dubov
+    follow their February 2026 texts as py4swiss implements them.
 
     Withdrawn players and those in ``requested_byes`` are left out. Boards
     come in publishing order (FIDE C.04.2 D.9: by the score of the higher
@@ -299,6 +402,8 @@ def pair_next_round(tournament: Tournament, *, system: System = "dutch") -> Roun
     """
     if system not in _DRIVERS:
         raise ValueError(f"unknown pairing system {system!r}; known: {', '.join(SYSTEMS)}")
+    if rules not in RULES:
+        raise ValueError(f"unknown Dutch rules {rules!r}; known: {', '.join(RULES)}")
     tournament.validate()
     next_round = tournament.rounds_played + 1
     if next_round > tournament.total_rounds:
@@ -313,8 +418,9 @@ def pair_next_round(tournament: Tournament, *, system: System = "dutch") -> Roun
         if any(_counts_as_bye(r) for r in player.results):
             raise PairingError(f"player {player.id} is alone and already had a bye")
         return RoundPairing(next_round, (Board(player.id, None),))
+    driver = _pair_dutch_2017 if system == "dutch" and rules == "2017" else _DRIVERS[system]
     try:
-        pairs = _DRIVERS[system](_to_py4swiss(tournament), numbers, next_round)
+        pairs = driver(_to_py4swiss(tournament), numbers, next_round, tournament)
     except Py4SwissPairingError as error:
         raise PairingError(f"round {next_round} cannot be paired: {error}") from error
     boards = [Board(white.id, None if white.id == black.id else black.id) for white, black in pairs]

@@ -29,7 +29,7 @@ def test_prints_the_pairing_like_bbppairings(expected: Expected) -> None:
     assert int(lines[0]) == len(lines) - 1
     pairs = [[int(x) for x in line.split()] for line in lines[1:]]
     assert all(len(pair) == 2 for pair in pairs)
-    assert sorted(pairs) == expected["exJ04-r1.trf"]["v501"]
+    assert sorted(pairs) == expected["exJ04-r1.trf"]["master"]
     assert pairs[0] == [1, 23] and pairs[-1] == [43, 0]  # board order: top board first, bye last
 
 
@@ -107,6 +107,16 @@ def test_pair_takes_the_system(expected: Expected) -> None:
         assert other.returncode == 0, other.stderr
         assert int(other.stdout.split()[0]) == 35  # 70 players, everyone paired
     assert run(name, "--system", "swiss").returncode == 2
+
+
+def test_pair_takes_the_rules(expected: Expected) -> None:
+    name = "exJ02-r3.trf"
+    for rules, version in (("2026", "master"), ("2017", "v501")):
+        result = run(str(EXAMPLES / name), "--rules", rules)
+        assert result.returncode == 0, result.stderr
+        pairs = sorted([int(x) for x in line.split()] for line in result.stdout.splitlines()[1:])
+        assert pairs == expected[name][version]
+    assert run(str(EXAMPLES / name), "--rules", "2009").returncode == 2
 
 
 def test_check_reports_each_violation_and_exits_1(tmp_path: Path) -> None:
