@@ -11,7 +11,7 @@
     decimals (``7.5``, ``6.75``). FIDE C.07 (2023); a player whose last
     entries are all zero-point byes counts as withdrawn before them.
 
-``python -m tournaments.pairing check FILE.trf``
+``python -m tournaments.pairing check FILE.trf [--rules 2026|2017]``
     One line per violation of the absolute criteria (round, players, rule),
     or ``no violations``.
 
@@ -111,7 +111,7 @@ def _standings(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     tournament = _read(args.file, require_total_rounds=False).tournament
     try:
-        violations = check_tournament(tournament)
+        violations = check_tournament(tournament, rules=args.rules)
     except TournamentError as error:
         raise _BadInput(f"error: {args.file}: {error}") from error
     if not violations:
@@ -148,6 +148,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
         )
     else:
         parser.description = "Check the rounds against the absolute pairing criteria."
+        parser.add_argument("--rules", choices=RULES, default=DEFAULT_RULES, help="Dutch rules")
     return parser
 
 

@@ -7,7 +7,9 @@ the absolute criteria of C.04.3):
 * ``C1`` two players meet again over the board (forfeits are not meetings);
 * ``forbidden`` a forbidden pair (TRF ``XXP``) was paired;
 * ``C2`` a pairing-allocated bye for a player who already had one, or who
-  already won a round by forfeit; ``bye`` more than one such bye in a round;
+  already won a round by forfeit (rules of 2026: or scored a win's points in
+  any unplayed round, e.g. a full-point bye); ``bye`` more than one such bye
+  in a round;
 * ``C3`` two players with the same absolute colour preference meet (a colour
   difference beyond +-1, or the same colour in the last two games), unless
   one of them is a topscorer (more than half the maximum score) in the last
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.pairing.model import WIN_POINTS, Outcome, Tournament
+from tournaments.pairing.model import WIN_POINTS, Outcome, RoundResult, Tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +66,32 @@ def _breaks_colour_rules(colours: list[str]) -> str | None:
     return None
 
 
-def check_tournament(tournament: Tournament) -> list[Violation]:
+def _bye_before(tournament: Tournament, result: RoundResult, rules: str) -> str | None:
+    """What in an earlier round rules out the pairing-allocated bye, if anything."""
+    if result.outcome is Outcome.PAIRING_BYE:
+        return "bye"
+    if result.outcome is Outcome.FORFEIT_WIN:
+        return "forfeit win"
+    if (
+        rules == "2026"
+        and not result.is_played
+        and result.outcome.points(tournament.bye_points) >= WIN_POINTS
+    ):
+        return "full-point bye"
+    return None
+
+
+def check_tournament(tournament: Tournament, *, rules: str = "2026") -> list[Violation]:
     """Every violation of the absolute criteria in the completed rounds, in round order.
+
+    ``rules`` (``"2026"`` or ``"2017"``) only changes which earlier rounds
+    rule out the pairing-allocated bye.
 
     Raises :class:`~tournaments.pairing.model.TournamentError` for data that
     contradicts itself (a game listed on one side only...).
     """
+    if rules not in ("2026", "2017"):
+        raise ValueError(f"unknown rules {rules!r}")
     tournament.validate()
     violations: list[Violation] = []
     last_round = tournament.total_rounds
@@ -85,13 +107,9 @@ def check_tournament(tournament: Tournament) -> list[Violation]:
             result = player.results[before]
             if result.outcome is Outcome.PAIRING_BYE:
                 byes.append(player.id)
-                earlier = [
-                    r.outcome
-                    for r in player.results[:before]
-                    if r.outcome in (Outcome.PAIRING_BYE, Outcome.FORFEIT_WIN)
-                ]
-                if earlier:
-                    kind = "bye" if earlier[0] is Outcome.PAIRING_BYE else "forfeit win"
+                earlier = [_bye_before(tournament, r, rules) for r in player.results[:before]]
+                kind = next((k for k in earlier if k is not None), None)
+                if kind is not None:
                     violations.append(
                         Violation(
                             round_number,

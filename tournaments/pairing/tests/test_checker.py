@@ -95,6 +95,19 @@ def test_topscorers_may_break_colour_rules_in_the_last_round() -> None:
     assert rules(check_tournament(t)) == [(3, (3, 4), "C3"), (3, (4,), "colour")]
 
 
+def test_a_full_point_bye_rules_out_the_pairing_bye_from_2026() -> None:
+    t = tournament(
+        {
+            1: [g.bye(Outcome.FULL_POINT_BYE), g.bye(U)],
+            2: [g(3, "w", W), g(3, "b", Outcome.FORFEIT_WIN)],
+            3: [g(2, "b", L), g(2, "w", Outcome.FORFEIT_LOSS)],
+        }
+    )
+    assert rules(check_tournament(t)) == [(2, (1,), "C2")]
+    assert "after a full-point bye" in str(check_tournament(t)[0])
+    assert check_tournament(t, rules="2017") == []
+
+
 @pytest.mark.parametrize("name", example_names()[::9])
 def test_reference_pairings_pass(name: str) -> None:
     t = read_trf((EXAMPLES / name).read_text()).tournament
