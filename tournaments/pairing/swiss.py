@@ -36,7 +36,7 @@ floats (a zero-point unplayed round is no downfloat) and the choice of the
 bye assignee (lowest score, then fewest unplayed games, among the players
 who still let the others be paired). The new score criteria inside the
 brackets are not modelled: against bbpPairings' current version this
-matches 176 of the 177 shipped examples (see docs/pairing-2026-rules.md for
+matches 176 of the 177 shipped examples (see docs/pairing-package.md for
 the measurements on random tournaments).
 
 The publishing order of the boards is ours too (C.04.2 D.9, see
