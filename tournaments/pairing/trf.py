@@ -20,6 +20,9 @@ Any other line is refused with its line number and content: team records,
 TRF-2026 records we do not support (``162``, ``240``, ``250``, ``260``...),
 non-standard point systems, ``XXZ``, unknown codes. Nothing is silently
 ignored.
+``0000 - -`` (a forfeit loss without opponent, as some programs write for
+a withdrawn player) reads as a zero-point bye, ``0000 - +`` as the
+pairing-allocated bye, as bbpPairings reads them.
 A round entry beyond the completed rounds is a bye or absence announced for
 the round to be paired (``0000 - H``): it becomes ``Tournament.requested_byes``.
 Line ends may be CR, LF or CRLF.
@@ -121,11 +124,21 @@ def _round_entry(field: str, line: int, round_number: int) -> RoundResult:
         if opponent or color is not None:
             raise TrfError(line, f"{where}: a bye has no opponent or colour")
         return RoundResult.bye(outcome)
+    if not opponent and color is None and outcome in _UNPAIRED_FORFEITS:
+        # bbpPairings and other programs accept a forfeit without opponent:
+        # "-" scores like a zero-point bye, "+" like the pairing-allocated bye.
+        return RoundResult.bye(_UNPAIRED_FORFEITS[outcome])
     if not opponent:
         raise TrfError(line, f"{where}: result {code!r} needs an opponent")
     if outcome.is_played and color is None:
         raise TrfError(line, f"{where}: a played game needs a colour")
     return RoundResult(opponent, color, outcome)
+
+
+_UNPAIRED_FORFEITS = {
+    Outcome.FORFEIT_LOSS: Outcome.ZERO_POINT_BYE,
+    Outcome.FORFEIT_WIN: Outcome.PAIRING_BYE,
+}
 
 
 @dataclass

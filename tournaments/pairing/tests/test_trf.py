@@ -235,3 +235,11 @@ def test_standings_files_may_omit_xxr() -> None:
     with pytest.raises(TrfError, match="missing XXR"):
         read_trf(text)
     assert read_trf(text, require_total_rounds=False).tournament.total_rounds == 2
+
+
+def test_forfeits_without_opponent_read_as_bbppairings_reads_them() -> None:
+    # 2 forfeits round 2 "against nobody" (withdrawn), 3 wins one the same way.
+    text = SMALL.replace("     4 w -", "  0000 - -").replace("     2 b +", "  0000 - +")
+    t = read_trf(text).tournament
+    assert t.player(2).results[1] == RoundResult.bye(Outcome.ZERO_POINT_BYE)
+    assert t.player(4).results[1] == RoundResult.bye(Outcome.PAIRING_BYE)
