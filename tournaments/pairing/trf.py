@@ -37,7 +37,6 @@ import re
 from dataclasses import dataclass
 
 from tournaments.pairing.model import (
-    ABSENCE_OUTCOMES,
     WIN_POINTS,
     Color,
     Outcome,
@@ -174,9 +173,10 @@ def _player_line(text: str, line: int) -> _PlayerLine:
 def read_trf(text: str, *, require_total_rounds: bool = True) -> TrfDocument:
     """Parse TRF-16 text into a :class:`TrfDocument`; raise :class:`TrfError` on bad input.
 
-    The number of completed rounds is the smallest number of round entries of
-    any player; entries past it (one at most) must be byes or absences for
-    the next round. Without ``XXR`` the file is refused unless
+    The completed rounds go up to the last round in which someone was paired;
+    a line with fewer entries gets zero-point byes for the rounds it lacks,
+    and entries past the completed rounds (one at most) must be byes or
+    absences for the next round. Without ``XXR`` the file is refused unless
     ``require_total_rounds`` is false (standings of a finished event): the
     total is then the number of completed rounds.
     """
@@ -247,7 +247,7 @@ def read_trf(text: str, *, require_total_rounds: bool = True) -> TrfDocument:
     if total_rounds is None:
         if require_total_rounds:
             raise TrfError(None, "missing XXR (total number of rounds)")
-        total_rounds = min(len(p.results) for p in players.values())
+        total_rounds = _completed_rounds(players)
     for player_id in accelerations:
         if player_id not in players:
             raise TrfError(None, f"XXA names unknown player {player_id}")
@@ -349,7 +349,12 @@ def _build_tournament(
     for expected in range(1, count + 1):
         if expected not in lines:
             raise TrfError(None, f"starting ranks must be 1..{count}: {expected} is missing")
-    completed = min(len(p.results) for p in lines.values())
+    completed = _completed_rounds(lines)
+    for player in lines.values():
+        # A line that stops early: the missing rounds are zero-point byes
+        # (a blank result in TRF-16), as bbpPairings reads them.
+        missing = completed - len(player.results)
+        player.results.extend([RoundResult.bye(Outcome.ZERO_POINT_BYE)] * missing)
     requested: dict[int, Outcome] = {}
     entries = []
     for player_id in range(1, count + 1):
@@ -358,11 +363,8 @@ def _build_tournament(
         if len(extra) > 1:
             raise TrfError(player.line, f"results for more than round {completed + 1}")
         if extra:
-            if extra[0].outcome not in ABSENCE_OUTCOMES:
-                raise TrfError(
-                    player.line,
-                    f"round {completed + 1} is not paired yet: only H, F or Z can be entered",
-                )
+            # Past the last paired round only absences can be entered (a game
+            # or a pairing bye there would make that round a completed one).
             requested[player_id] = extra[0].outcome
         computed = sum(r.outcome.points(bye_points) for r in player.results)
         if player.listed_points is not None and player.listed_points != computed:
@@ -395,6 +397,16 @@ def _build_tournament(
     except TournamentError as error:
         raise TrfError(_line_of(error, lines), str(error)) from error
     return tournament
+
+
+def _completed_rounds(lines: dict[int, _PlayerLine]) -> int:
+    """The last round with a pairing in it (a game, a forfeit or the pairing bye)."""
+    completed = 0
+    for player in lines.values():
+        for number, result in enumerate(player.results, start=1):
+            if result.opponent is not None or result.outcome is Outcome.PAIRING_BYE:
+                completed = max(completed, number)
+    return completed
 
 
 def _line_of(error: TournamentError, lines: dict[int, _PlayerLine]) -> int | None:

@@ -131,7 +131,11 @@ def test_every_example_round_trips(name: str) -> None:
         (SMALL.replace("XXC black1", "XXC rank"), 7, "unsupported XXC option 'rank'"),
         (SMALL.replace("XXP 1 4", "XXP 1"), 8, "XXP needs at least two players"),
         (SMALL.replace("001    3", "001    7"), None, "starting ranks must be 1..4: 3 is missing"),
-        (SMALL.replace("  0000 - H\n", "     1 b 1\n"), 5, "round 3 is not paired yet"),
+        (
+            SMALL.replace("  0000 - H\n", "     1 b 1\n").replace("2.0    3", "2.5    3"),
+            5,
+            "opponent 1 does not list this game",
+        ),
         ("XXR 3\n", None, "no player lines (001)"),
     ],
 )
@@ -243,3 +247,21 @@ def test_forfeits_without_opponent_read_as_bbppairings_reads_them() -> None:
     t = read_trf(text).tournament
     assert t.player(2).results[1] == RoundResult.bye(Outcome.ZERO_POINT_BYE)
     assert t.player(4).results[1] == RoundResult.bye(Outcome.PAIRING_BYE)
+
+
+def test_a_line_that_stops_early_gets_zero_point_byes() -> None:
+    text = (
+        "001    1      Ann                               1800"
+        "                             1.5    1     2 w 1     2 b =\n"
+        "001    2      Bob                               1700"
+        "                             0.5    3     1 b 0     1 w =\n"
+        "001    3      Cid                               1650"
+        "                             1.0    2  0000 - U\n"
+        "XXR 3\n"
+    )
+    t = read_trf(text).tournament
+    assert t.rounds_played == 2 and not t.requested_byes
+    assert t.player(3).results == (
+        RoundResult.bye(Outcome.PAIRING_BYE),
+        RoundResult.bye(Outcome.ZERO_POINT_BYE),
+    )
