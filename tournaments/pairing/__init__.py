@@ -33,6 +33,9 @@ worth (2 = 1 point, default; 1 = ½; 0). ``forbidden_pairs`` never meet.
 
 Pair the next round (FIDE Dutch system)
 ---------------------------------------
+The Dutch rules of February 2026 by default; ``rules="2017"`` pairs by the
+rules before (``RULES``, ``RULES_VERSIONS``).
+
 >>> pairing = pair_next_round(t)                 # raises PairingError if impossible
 >>> pairing.round, pairing.pairs()               # (white, black), bye as (id, 0)
 (1, [(1, 2), (3, 0)])
@@ -48,9 +51,23 @@ Standings
 >>> [(s.rank, s.name, format_points(s.points)) for s in standings(t, ["BH", "SB"])]
 [(1, 'Bob', '1'), (2, 'Ann', '½'), (3, 'Cid', '½')]
 
-Tie-break names: ``BH``, ``BH-C1``, ``SB``, ``DE``, ``WIN``, ``WON``,
-``BPG``, ``BWG``; ``SWISS_TIEBREAKS`` and ``ROUND_ROBIN_TIEBREAKS`` are the
-usual orders; :func:`format_tiebreak` displays a value.
+Tie-breaks follow FIDE C.07 as revised in 2023 (unplayed rounds: a virtual
+opponent with the player's own score; opponents' rounds after a withdrawal
+count as draws; voluntary unplayed rounds are cut first). Names: ``BH``,
+``BH-C1``, ``BH-C2``, ``BH-M1``, ``SB``, ``DE``, ``PS``, ``WIN``, ``WON``,
+``BPG``, ``BWG``, ``ARO``, ``KS``; ``SWISS_TIEBREAKS`` and
+``ROUND_ROBIN_TIEBREAKS`` are the usual orders; :func:`format_tiebreak`
+displays a value as a decimal. ``standings(t, names, withdrawals=...)`` and
+``tiebreak_values`` take an optional ``{player: rounds before withdrawing}``
+(default: :func:`withdrawal_rounds`, from ``PlayerEntry.withdrawn``);
+:func:`trailing_absences` infers it from results alone (TRF files).
+
+Other systems and checks
+------------------------
+``pair_next_round(t, system="burstein")`` (or ``"dubov"``; ``SYSTEMS``) pairs
+with the other FIDE Swiss systems py4swiss implements.
+:func:`check_tournament` lists the violations of the absolute criteria in the
+completed rounds (:class:`Violation`: round, players, rule, message).
 
 TRF-16
 ------
@@ -58,14 +75,18 @@ TRF-16
 returns a ``TrfDocument(tournament, name)`` or raises ``TrfError`` (a
 ``ValueError`` with ``.line`` and ``.reason``). The command line
 ``python -m tournaments.pairing FILE.trf`` prints the next round like
-``bbpPairings --dutch FILE -p``.
+``bbpPairings --dutch FILE -p`` (``--system burstein|dubov``);
+``python -m tournaments.pairing standings FILE.trf --tiebreaks BH,SB,PS``
+prints the standings and ``python -m tournaments.pairing check FILE.trf``
+the violations of the absolute criteria. TRF ``XXA`` lines give acceleration
+points (``Tournament.accelerations``); unknown lines are refused.
 
 Errors: ``TournamentError`` (inconsistent data, a ``ValueError``),
 ``PairingError`` (no valid pairing; end the tournament cleanly), ``TrfError``.
 """
 
 from tournaments.pairing.berger import berger_rounds
-from tournaments.pairing.dutch import RULES_VERSION, PairingError, pair_next_round
+from tournaments.pairing.checker import Violation, check_tournament
 from tournaments.pairing.model import (
     Board,
     Color,
@@ -85,19 +106,39 @@ from tournaments.pairing.standings import (
     SWISS_TIEBREAKS,
     TIEBREAK_NAMES,
     TIEBREAK_SCALE,
+    VOLUNTARY_UNPLAYED,
     Standing,
     format_tiebreak,
     standings,
     tiebreak_values,
+    trailing_absences,
+    withdrawal_rounds,
+)
+from tournaments.pairing.swiss import (
+    DEFAULT_RULES,
+    RULES,
+    RULES_VERSION,
+    RULES_VERSIONS,
+    SYSTEM_VERSIONS,
+    SYSTEMS,
+    PairingError,
+    effective_pairing_numbers,
+    pair_next_round,
 )
 from tournaments.pairing.trf import TrfDocument, TrfError, read_trf, write_trf
 
 __all__ = [
+    "DEFAULT_RULES",
     "ROUND_ROBIN_TIEBREAKS",
+    "RULES",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "SWISS_TIEBREAKS",
+    "SYSTEMS",
+    "SYSTEM_VERSIONS",
     "TIEBREAK_NAMES",
     "TIEBREAK_SCALE",
+    "VOLUNTARY_UNPLAYED",
     "Board",
     "Color",
     "Outcome",
@@ -110,8 +151,11 @@ __all__ = [
     "TournamentError",
     "TrfDocument",
     "TrfError",
+    "Violation",
     "assign_starting_ranks",
     "berger_rounds",
+    "check_tournament",
+    "effective_pairing_numbers",
     "forbidden_pairs_from_groups",
     "format_points",
     "format_tiebreak",
@@ -120,5 +164,7 @@ __all__ = [
     "record_round",
     "standings",
     "tiebreak_values",
+    "trailing_absences",
+    "withdrawal_rounds",
     "write_trf",
 ]

@@ -252,6 +252,9 @@ class Tournament:
     * ``requested_byes``: players that will not be paired in the *next* round and
       the outcome they get (``H``, ``F`` or ``Z``); withdrawn players are skipped
       automatically.
+    * ``accelerations``: acceleration points (half-points, round 1 first) added
+      to a player's score for pairing only (FIDE C.04.5, TRF ``XXA``); a round
+      beyond the list adds nothing. Standings never see them.
     """
 
     players: Sequence[PlayerEntry]  # stored as a tuple sorted by id
@@ -260,6 +263,7 @@ class Tournament:
     forbidden_pairs: Collection[Collection[int]] = frozenset()  # stored as frozensets
     bye_points: int = WIN_POINTS
     requested_byes: Mapping[int, Outcome] = field(default_factory=dict)
+    accelerations: Mapping[int, Sequence[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(sorted(self.players, key=lambda p: p.id)))
@@ -274,9 +278,19 @@ class Tournament:
             # A private copy (plain dict: tournaments must pickle for task queues).
             {int(k): Outcome(v) for k, v in self.requested_byes.items()},
         )
+        object.__setattr__(
+            self,
+            "accelerations",
+            {int(k): tuple(v) for k, v in self.accelerations.items() if any(v)},
+        )
 
     def __hash__(self) -> int:
         return hash((self.players, self.total_rounds, self.first_color, self.forbidden_pairs))
+
+    def acceleration(self, player_id: int, round_number: int) -> int:
+        """Acceleration half-points of a player in a round (1-based), 0 if none."""
+        values = self.accelerations.get(player_id, ())
+        return values[round_number - 1] if 0 < round_number <= len(values) else 0
 
     @property
     def rounds_played(self) -> int:
@@ -334,6 +348,11 @@ class Tournament:
                 raise TournamentError(f"requested bye for unknown player {player_id}")
             if outcome not in ABSENCE_OUTCOMES:
                 raise TournamentError(f"player {player_id}: a requested bye must be H, F or Z")
+        for player_id, values in self.accelerations.items():
+            if not 1 <= player_id <= count:
+                raise TournamentError(f"acceleration for unknown player {player_id}")
+            if any(value < 0 for value in values):
+                raise TournamentError(f"player {player_id}: negative acceleration")
 
 
 def _check_game(
@@ -400,6 +419,7 @@ def record_round(
         tournament.forbidden_pairs,
         tournament.bye_points,
         {},
+        tournament.accelerations,
     )
 
 

@@ -67,6 +67,7 @@ def play_random_rounds(
             tournament.forbidden_pairs,
             tournament.bye_points,
             requested,
+            tournament.accelerations,
         )
         pairing = pairer(tournament)
         outcomes = {}

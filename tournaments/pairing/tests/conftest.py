@@ -6,7 +6,14 @@ from pathlib import Path
 import pytest
 
 Expected = dict[str, dict[str, list[list[int]]]]
-EXAMPLES = Path("/work/shared/tournaments/swiss-examples")
+_ROOT = Path(__file__).resolve().parents[3]
+# shared/ sits beside the clone (CI: ../shared); on the development machine it
+# is /work/shared, beside the main checkout.
+_CANDIDATES = [
+    _ROOT.parent / "shared" / "tournaments" / "swiss-examples",
+    Path("/work/shared/tournaments/swiss-examples"),
+]
+EXAMPLES = next((p for p in _CANDIDATES if (p / "expected.json").exists()), _CANDIDATES[0])
 
 
 def example_names() -> list[str]:

@@ -11,6 +11,7 @@ MODULES = [
     "tournaments.pairing.model",
     "tournaments.pairing.ranking",
     "tournaments.pairing.standings",
+    "tournaments.pairing.swiss",
 ]
 
 

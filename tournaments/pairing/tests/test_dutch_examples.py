@@ -1,39 +1,72 @@
 """The Dutch adapter against bbpPairings' pairings of the shipped examples.
 
-``v501`` (bbpPairings 5.0.1, the rules before February 2026) is what we
-implement: every example must match. ``master`` (the 2026 rules) is only
-counted, to know how far the next rules are.
+``master`` (bbpPairings' current version, the rules of February 2026) is
+what the default ``rules="2026"`` follows: every example but the known ones
+below must match. ``v501`` (bbpPairings 5.0.1) is what ``rules="2017"``
+(the rules before) reproduces: every example.
 """
 
 from functools import cache
 
 import pytest
 
-from tournaments.pairing import pair_next_round, read_trf
+from tournaments.pairing import Outcome, pair_next_round, read_trf
+from tournaments.pairing.swiss import Rules
 from tournaments.pairing.tests.conftest import EXAMPLES, Expected, example_names
 
-EXPECTED_MASTER_MATCHES = 165  # of 177, measured; the 2026 rules differ elsewhere
+# Where our 2026 rules still differ from bbpPairings master: the new score
+# criteria inside the brackets ("maximise the scores paired") are not modelled
+# on top of py4swiss's 2017 bracket weights (exH10-r7: 49 (½) meets 59 (1½)
+# where master pairs 49-47, 52-58, 56-59).
+KNOWN_2026_DIFFERENCES = {"exH10-r7.trf"}
 
 
 @cache
-def _pairs(name: str) -> tuple[tuple[int, int], ...]:
+def _pairs(name: str, rules: Rules = "2026") -> tuple[tuple[int, int], ...]:
     tournament = read_trf((EXAMPLES / name).read_text()).tournament
-    return tuple(sorted(pair_next_round(tournament).pairs()))
+    return tuple(sorted(pair_next_round(tournament, rules=rules).pairs()))
 
 
-def pairs_of(name: str) -> list[list[int]]:
-    return [list(pair) for pair in _pairs(name)]
+def pairs_of(name: str, rules: Rules = "2026") -> list[list[int]]:
+    return [list(pair) for pair in _pairs(name, rules)]
 
 
 @pytest.mark.parametrize("name", example_names())
-def test_matches_bbppairings_501(name: str, expected: Expected) -> None:
-    assert pairs_of(name) == expected[name]["v501"]
+def test_2017_rules_match_bbppairings_501(name: str, expected: Expected) -> None:
+    assert pairs_of(name, "2017") == expected[name]["v501"]
 
 
-def test_how_many_match_the_2026_rules(expected: Expected) -> None:
-    matches = sum(pairs_of(name) == expected[name]["master"] for name in expected)
-    print(f"master (2026 rules): {matches}/{len(expected)}")
-    assert matches == EXPECTED_MASTER_MATCHES
+@pytest.mark.parametrize("name", sorted(set(example_names()) - KNOWN_2026_DIFFERENCES))
+def test_2026_rules_match_bbppairings_master(name: str, expected: Expected) -> None:
+    assert pairs_of(name) == expected[name]["master"]
+
+
+def test_the_known_2026_differences_still_differ(expected: Expected) -> None:
+    # When one starts to match, move it out of KNOWN_2026_DIFFERENCES.
+    for name in KNOWN_2026_DIFFERENCES:
+        assert pairs_of(name) != expected[name]["master"]
+
+
+def bye_of(name: str, rules: Rules = "2026") -> int:
+    return next(white for white, black in _pairs(name, rules) if black == 0)
+
+
+def test_2026_bye_goes_to_the_lowest_score(expected: Expected) -> None:
+    # exH08-r3: 5 has 0 points, 7 has ½. The 2017 rules gave 7 the bye (a
+    # better pairing of the lowest bracket); the 2026 rules minimise the score.
+    t = read_trf((EXAMPLES / "exH08-r3.trf").read_text()).tournament
+    assert (t.points()[5], t.points()[7]) == (0, 1)
+    assert (bye_of("exH08-r3.trf"), bye_of("exH08-r3.trf", "2017")) == (5, 7)
+
+
+def test_2026_bye_goes_to_the_fewest_unplayed_games(expected: Expected) -> None:
+    # exJ08-r8: 42 and 60 both have 1½; 60 had a half-point bye (an unplayed
+    # game), 42 played all seven rounds: the 2026 rules give 42 the bye.
+    t = read_trf((EXAMPLES / "exJ08-r8.trf").read_text()).tournament
+    assert t.points()[42] == t.points()[60] == 3
+    assert Outcome.HALF_POINT_BYE in [r.outcome for r in t.player(60).results]
+    assert all(r.is_played for r in t.player(42).results)
+    assert (bye_of("exJ08-r8.trf"), bye_of("exJ08-r8.trf", "2017")) == (42, 60)
 
 
 @pytest.mark.parametrize("name", ["exJ01-r1.trf", "exJ03-r1.trf", "exJ04-r1.trf", "exJ10-r1.trf"])
@@ -58,7 +91,7 @@ def test_round_one_colours_alternate_over_present_players(name: str, expected: E
         manual.append([top, bottom] if top_is_white else [bottom, top])
     if bye is not None:
         manual.append([bye, 0])
-    assert pairs_of(name) == sorted(manual) == expected[name]["v501"]
+    assert pairs_of(name) == sorted(manual) == expected[name]["master"] == expected[name]["v501"]
 
 
 def test_boards_are_in_publishing_order() -> None:

@@ -111,3 +111,14 @@ def test_record_round_writes_both_sides_byes_and_absences() -> None:
     assert after.rounds_played == 1 and not after.requested_byes
     assert after.player(5).withdrawn
     after.validate()
+
+
+def test_accelerations_survive_recording_and_simulated_rounds() -> None:
+    from tournaments.pairing import pair_next_round
+    from tournaments.pairing.simulate import play_random_rounds, random_entrants_tournament
+
+    t = random_entrants_tournament(8, 4, seed=2)
+    t = Tournament(t.players, 4, accelerations={1: (2, 2), 2: (2, 2)})
+    t = play_random_rounds(t, 2, pair_next_round, seed=2, absence_rate=0.3)
+    assert t.accelerations == {1: (2, 2), 2: (2, 2)}
+    assert t.acceleration(1, 2) == 2 and t.acceleration(1, 3) == 0

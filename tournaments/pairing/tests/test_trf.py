@@ -131,7 +131,11 @@ def test_every_example_round_trips(name: str) -> None:
         (SMALL.replace("XXC black1", "XXC rank"), 7, "unsupported XXC option 'rank'"),
         (SMALL.replace("XXP 1 4", "XXP 1"), 8, "XXP needs at least two players"),
         (SMALL.replace("001    3", "001    7"), None, "starting ranks must be 1..4: 3 is missing"),
-        (SMALL.replace("  0000 - H\n", "     1 b 1\n"), 5, "round 3 is not paired yet"),
+        (
+            SMALL.replace("  0000 - H\n", "     1 b 1\n").replace("2.0    3", "2.5    3"),
+            5,
+            "opponent 1 does not list this game",
+        ),
         ("XXR 3\n", None, "no player lines (001)"),
     ],
 )
@@ -168,3 +172,96 @@ def test_mutated_files_raise_only_trf_error(position: int, length: int, insert: 
         read_trf(text)
     except TrfError:
         pass
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        ("XYZ 1 2", "unknown TRF record: 'XYZ 1 2'"),
+        ("013 Team A    1    2", "team records are not supported"),
+        ("XXZ 3", "XXZ is not supported"),
+        ("260   1   3    1    2", "forbidden-pair records (260)"),
+        ("BBW 2.0", "only the standard point system is supported (BBW = 1): 'BBW 2.0'"),
+        ("XXS W=1.0 D=0.4", "only the standard point system is supported (D = 0.5)"),
+        ("XXS QQ=1", "unknown XXS entry 'QQ'"),
+        ("x", "unknown TRF record: 'x'"),
+    ],
+)
+def test_lines_we_do_not_understand_are_refused_with_their_number(extra: str, reason: str) -> None:
+    text = SMALL + extra + "\n"
+    with pytest.raises(TrfError) as caught:
+        read_trf(text)
+    assert caught.value.line == 9
+    assert reason in caught.value.reason
+
+
+def test_header_records_and_standard_points_are_accepted() -> None:
+    extra = (
+        "022 Utrecht\n"
+        "042 2026/01/10\n"
+        "092 FIDE_DUTCH_2025\n"
+        "122 90'+30''\n"
+        "\n"
+        "BBW 1.0\n"
+        "BBD 0.5\n"
+        "XXS W=1.0 D=0.5 L=0.0\n"
+    )
+    assert read_trf(SMALL + extra) == read_trf(SMALL)
+
+
+def test_acceleration_lines_are_read_and_written() -> None:
+    text = SMALL + "XXA    1  1.0  0.5\nXXA    3  1.0\n"
+    t = read_trf(text).tournament
+    assert t.accelerations == {1: (2, 1), 3: (2,)}
+    assert t.acceleration(1, 2) == 1 and t.acceleration(1, 3) == 0 and t.acceleration(2, 1) == 0
+    assert read_trf(write_trf(t)).tournament == t
+    assert "XXA    1  1.0  0.5" in write_trf(t)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("XXA    9  1.0", "XXA names unknown player 9"),
+        ("XXA    1x 1.0", "misaligned XXA field"),
+        ("XXA    1  x.0", "bad points"),
+        ("XXA", "bad XXA line"),
+    ],
+)
+def test_bad_acceleration_lines(line: str, reason: str) -> None:
+    with pytest.raises(TrfError, match=reason):
+        read_trf(SMALL + line + "\n")
+
+
+def test_standings_files_may_omit_xxr() -> None:
+    text = (
+        SMALL.replace("XXR 5\n", "").replace("  0000 - H\n", "\n").replace("2.0    3", "1.5    3")
+    )
+    with pytest.raises(TrfError, match="missing XXR"):
+        read_trf(text)
+    assert read_trf(text, require_total_rounds=False).tournament.total_rounds == 2
+
+
+def test_forfeits_without_opponent_read_as_bbppairings_reads_them() -> None:
+    # 2 forfeits round 2 "against nobody" (withdrawn), 3 wins one the same way.
+    text = SMALL.replace("     4 w -", "  0000 - -").replace("     2 b +", "  0000 - +")
+    t = read_trf(text).tournament
+    assert t.player(2).results[1] == RoundResult.bye(Outcome.ZERO_POINT_BYE)
+    assert t.player(4).results[1] == RoundResult.bye(Outcome.PAIRING_BYE)
+
+
+def test_a_line_that_stops_early_gets_zero_point_byes() -> None:
+    text = (
+        "001    1      Ann                               1800"
+        "                             1.5    1     2 w 1     2 b =\n"
+        "001    2      Bob                               1700"
+        "                             0.5    3     1 b 0     1 w =\n"
+        "001    3      Cid                               1650"
+        "                             1.0    2  0000 - U\n"
+        "XXR 3\n"
+    )
+    t = read_trf(text).tournament
+    assert t.rounds_played == 2 and not t.requested_byes
+    assert t.player(3).results == (
+        RoundResult.bye(Outcome.PAIRING_BYE),
+        RoundResult.bye(Outcome.ZERO_POINT_BYE),
+    )
