@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 
 from tournaments import services
@@ -17,7 +18,8 @@ PASSWORD = "correct-horse-battery-staple"
 
 def logged_in(user) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    # A request for the log-in lockout (django-axes), as a log-in page would give it.
+    assert client.login(request=HttpRequest(), username=user.username, password=PASSWORD)
     return client
 
 
