@@ -1,10 +1,10 @@
-"""API v1 routes, included by config/urls.py under /api/v1/."""
+"""API v1 routes, included by config/urls.py under /api/v1/ (with the archive's routes,
+archive/urls.py, in the same "api" namespace)."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api import views
-from games.api.archive import ArchiveView
 
 app_name = "api"
 
@@ -35,8 +35,6 @@ urlpatterns = [
     path("games/<int:game_id>/setup", views.SetupView.as_view(), name="game-setup"),
     path("games/<int:game_id>/choose", views.ChooseView.as_view(), name="game-choose"),
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
-    path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
-    path("archive", ArchiveView.as_view(), name="archive"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

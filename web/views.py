@@ -12,7 +12,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import (
     Http404,
@@ -33,7 +32,7 @@ from engine import (
     Position,
     Turn,
 )
-from games import archive, errors, services
+from games import errors, services
 from games.models import ApiToken, Challenge, Game, Profile
 from web import forms
 from web.board import board_svg, turn_cells
@@ -42,7 +41,6 @@ from web.receivers import SESSION_KEY
 
 User = get_user_model()
 T = TypeVar("T")
-IMPORT_MAX_BYTES = 10_000_000
 
 
 # --- Helpers ------------------------------------------------------------------------------
@@ -457,18 +455,6 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "web/resign.html", {"game": game})
 
 
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(_games(), pk=game_id)
-    try:
-        text = services.game_record_text(game)
-    except errors.DomainError as exc:
-        messages.error(request, str(exc.message))
-        return redirect("web:game", game_id=game.pk)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
-    return response
-
-
 def position_svg(request: HttpRequest) -> HttpResponse:
     """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
     game_id = query_int(request, "game")
@@ -545,7 +531,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
     return render(request, "web/analysis.html", context)
 
 
-# --- Players and archive ------------------------------------------------------------------
+# --- Players ------------------------------------------------------------------------------
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
@@ -574,48 +560,3 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
     }
     return render(request, "web/player.html", context)
-
-
-def archive_page(request: HttpRequest) -> HttpResponse:
-    form = archive.ArchiveFilterForm(request.GET or None)
-    ids = Game.objects.none().values_list("id", flat=True)
-    if not request.GET or form.is_valid():
-        filters = form.cleaned_data if request.GET else {}
-        ids = archive.archive_queryset(filters).values_list("id", flat=True)
-    # Page through ids only (an index scan, however deep the page), then load that page's
-    # 50 games with their players.
-    page = Paginator(ids, 50).get_page(request.GET.get("page"))
-    rows = _games().in_bulk(list(page.object_list))
-    page.object_list = [rows[game_id] for game_id in page.object_list]
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "query": query.urlencode(),
-        "export_url": reverse("api:archive") + ("?" + query.urlencode() if query else ""),
-        "joiner": "&" if query else "?",
-    }
-    return render(request, "web/archive.html", context)
-
-
-@login_required
-def import_page(request: HttpRequest) -> HttpResponse:
-    form = forms.ImportForm(request.POST or None, request.FILES or None)
-    report = None
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
-        if upload.size > IMPORT_MAX_BYTES:
-            form.add_error(
-                "file",
-                _("The file is larger than %(mb)d MB: split it into smaller files.")
-                % {"mb": IMPORT_MAX_BYTES // 1_000_000},
-            )
-            return render(request, "web/import.html", {"form": form, "report": None})
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            form.add_error("file", _("The file is not UTF-8 text."))
-        else:
-            report = archive.import_games(user=request.user, text=text)
-    return render(request, "web/import.html", {"form": form, "report": report})

@@ -215,8 +215,8 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
 
 
 def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
+    from archive.verification import verify_games
     from games.models import Profile
-    from games.verification import verify_games
 
     User = _user_model()
     with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):  # type: ignore[misc]

@@ -145,8 +145,8 @@ def test_import_stores_valid_games_and_reports_each_invalid_one(client, alice) -
 
 
 def test_fast_agn_writer_matches_the_engines(alice, bob) -> None:
+    from archive.services import archive_queryset, iter_games
     from engine import Position, write_game
-    from games.archive import archive_queryset, iter_games
 
     rng = __import__("random").Random(7)
     long = services.start_game(white=alice.user, black=bob.user)

@@ -1,6 +1,6 @@
-"""The archive of finished games: filters, streamed export and .agn import.
+"""The archive of finished games: the filtered query, streamed export and .agn import.
 
-One filter form serves the archive page and ``GET /api/v1/archive`` alike.
+One filter form (archive/forms.py) serves the archive page and ``GET /api/v1/archive`` alike.
 Exports stream: games are read in batches (their turns with one query a batch)
 and written out as they come, so memory stays flat however many games match.
 Import validates every game with the engine and stores each valid one in its
@@ -18,18 +18,18 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django import forms
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
-from engine import STANDARD_START, GameRecord, Position, read_games
+from engine import STANDARD_START, GameRecord, Position, read_games, write_game
 from engine.record import SEVEN_TAG_ROSTER
+from games import services as game_services
 from games.models import Game, Profile
 from games.models import Turn as TurnRow
+from tournaments.models import Pairing, Tournament
 
 User = get_user_model()
 
@@ -44,98 +44,6 @@ SORTS = {
 }
 FORMATS = ("agn", "ndjson", "zip")
 AGN_COLUMNS = 80  # engine.write_game's default line width
-
-
-def has_tournaments() -> bool:
-    """Tournament games are linked by tournaments.Pairing.game (reverse: tournament_pairing)."""
-    return any(f.name == "tournament_pairing" for f in Game._meta.get_fields())
-
-
-class ArchiveFilterForm(forms.Form):
-    """Filters of the archive; every field is optional and is also a query parameter."""
-
-    player = forms.CharField(label=_("Player"), required=False, max_length=150)
-    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
-    color = forms.ChoiceField(
-        label=_("Player's colour"),
-        required=False,
-        choices=[("", _("Either")), ("white", _("White")), ("black", _("Black"))],
-    )
-    result = forms.ChoiceField(
-        label=_("Result"),
-        required=False,
-        choices=[
-            ("", _("Any")),
-            ("1-0", _("White won")),
-            ("0-1", _("Black won")),
-            ("1/2-1/2", _("Draw")),
-            ("win", _("Player won")),
-            ("loss", _("Player lost")),
-        ],
-    )
-    termination = forms.ChoiceField(
-        label=_("Termination"),
-        required=False,
-        choices=[("", _("Any")), *Game.Termination.choices],
-    )
-    tournament = forms.TypedChoiceField(
-        label=_("Tournament"), required=False, coerce=int, empty_value=None
-    )
-    opening = forms.ChoiceField(
-        label=_("Opening"), required=False, choices=[("", _("Any")), *Game.Opening.choices]
-    )
-    board = forms.ChoiceField(
-        label=_("Board"),
-        required=False,
-        choices=[("", _("Any")), ("standard", _("Standard")), ("custom", _("Custom"))],
-    )
-    since = forms.DateField(label=_("Finished from"), required=False)
-    until = forms.DateField(label=_("Finished until"), required=False)
-    imported = forms.NullBooleanField(label=_("Imported"), required=False)
-    sort = forms.ChoiceField(
-        label=_("Sort"),
-        required=False,
-        choices=[
-            ("-finished", _("Newest first")),
-            ("finished", _("Oldest first")),
-            ("-ply", _("Longest first")),
-            ("ply", _("Shortest first")),
-        ],
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if has_tournaments():
-            from django.apps import apps
-
-            tournament = apps.get_model("tournaments", "Tournament")
-            self.fields["tournament"].choices = [
-                ("", _("Any")),
-                *tournament.objects.order_by("-id").values_list("id", "name")[:500],
-            ]
-        else:
-            del self.fields["tournament"]
-        self.fields["since"].widget.input_type = "date"
-        self.fields["until"].widget.input_type = "date"
-
-    def _user(self, name: str) -> Any:
-        value = (self.cleaned_data.get(name) or "").strip()
-        if not value:
-            return None
-        user = User.objects.filter(username__iexact=value).only("id").first()
-        if user is None:
-            self.add_error(name, gettext("There is no player called %(name)s.") % {"name": value})
-        return user
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        data["player_user"] = self._user("player")
-        data["opponent_user"] = self._user("opponent")
-        if data.get("result") in ("win", "loss") and not data.get("player"):
-            self.add_error("result", gettext("Choose a player to filter by wins or losses."))
-        if data.get("color") and not data.get("player"):
-            self.add_error("color", gettext("Choose a player to filter by colour."))
-        return data
 
 
 def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
@@ -170,7 +78,7 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
         games = games.filter(won if result == "win" else lost)
     if filters.get("termination"):
         games = games.filter(termination=filters["termination"])
-    if filters.get("tournament") and has_tournaments():
+    if filters.get("tournament"):
         games = games.filter(tournament_pairing__round__tournament_id=filters["tournament"])
     if filters.get("opening"):
         games = games.filter(opening=filters["opening"])
@@ -397,6 +305,26 @@ def export(games: QuerySet[Game], fmt: str) -> tuple[Iterable[Any], str, str]:
     if fmt == "zip":
         return export_zip(games), "application/zip", "adaptoid-archive.zip"
     return export_agn(games), "text/plain; charset=utf-8", "adaptoid-archive.agn"
+
+
+def tournament_agn(tournament: Tournament) -> str:
+    """Every game of the tournament (started ones) as one .agn text, round by round."""
+    texts = []
+    boards = (
+        Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
+        .select_related("round", "game__white", "game__black")
+        .prefetch_related("game__turns")
+        .order_by("round__number", "board")
+    )
+    for row in boards:
+        game = row.game
+        if game is None or not game.start_position:
+            continue  # a pie game whose pieces are not placed yet has no record
+        record = game_services.game_record(game)
+        record.headers["Event"] = tournament.name
+        record.headers["Round"] = f"{row.round.number}.{row.board}"
+        texts.append(write_game(record))
+    return "\n".join(texts)
 
 
 # --- Import ------------------------------------------------------------------------------

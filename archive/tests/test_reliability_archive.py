@@ -15,10 +15,10 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
+from archive.archive_file import ArchiveError, import_archive
+from archive.tasks import verify_all_games, verify_recent_games
 from games import services
-from games.archive_file import ArchiveError, import_archive
 from games.models import Game, Profile, Turn
-from games.tasks import verify_all_games, verify_recent_games
 from games.tests.helpers import pick_turn
 from games.tests.test_reliability_queries import long_game_turns, play_without_finishing
 
