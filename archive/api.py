@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -21,10 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from archive import forms, services
-from games import services as game_services
+from archive import forms, records, services
+from engine import write_game
 from games.api.serializers import ErrorSerializer
-from games.models import Game
 from tournaments.api.views import tournaments_queryset
 
 
@@ -134,11 +133,11 @@ class RecordView(APIView):
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = get_object_or_404(
-            Game.objects.select_related("white", "black").prefetch_related("turns"), pk=game_id
-        )
-        record = game_services.game_record(game)
-        text = game_services.write_game(record)
+        game = records.one_game(game_id)
+        if game is None:
+            raise Http404
+        record = game.record()
+        text = write_game(record)
         if request.accepted_renderer.format == "json":
             return Response(
                 {
@@ -150,7 +149,7 @@ class RecordView(APIView):
                 }
             )
         response = Response(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
+        response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game_id}.agn"'
         return response
 
     def handle_exception(self, exc: Exception) -> Response:

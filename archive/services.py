@@ -1,8 +1,9 @@
 """The archive of finished games: the filtered query, streamed export and .agn import.
 
 One filter form (archive/forms.py) serves the archive page and ``GET /api/v1/archive`` alike.
-Exports stream: games are read in batches (their turns with one query a batch)
-and written out as they come, so memory stays flat however many games match.
+Exports stream: games are read in batches (archive/records.py, which also builds
+every game's record) and written out as they come, so memory stays flat however
+many games match; the .agn text is the engine's ``write_game``.
 Import validates every game with the engine and stores each valid one in its
 own transaction, so a rejected game leaves nothing behind.
 """
@@ -19,21 +20,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from archive.records import iter_games, one_game, tournament_games
 from engine import STANDARD_START, GameRecord, Position, read_games, write_game
-from engine.record import SEVEN_TAG_ROSTER
-from games import services as game_services
 from games.models import Game, Profile
 from games.models import Turn as TurnRow
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Tournament
 
 User = get_user_model()
 
-BATCH = 1000
 SORTS = {
     "-finished": ("-finished", "-id"),
     "finished": ("finished", "id"),
@@ -43,7 +42,6 @@ SORTS = {
     "id": ("id",),
 }
 FORMATS = ("agn", "ndjson", "zip")
-AGN_COLUMNS = 80  # engine.write_game's default line width
 
 
 def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
@@ -102,159 +100,16 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
 
 # --- Export ------------------------------------------------------------------------------
 
-_EXPORT_FIELDS = (
-    "id",
-    "white__username",
-    "black__username",
-    "result",
-    "termination",
-    "opening",
-    "start_position",
-    "board",
-    "created",
-    "finished",
-    "rated",
-    "imported",
-)
-
-
-@dataclass
-class ExportedGame:
-    id: int
-    white: str
-    black: str
-    result: str
-    termination: str
-    opening: str
-    start: str
-    board: str
-    created: datetime.datetime
-    finished: datetime.datetime | None
-    rated: bool
-    imported: bool
-    turns: list[str] = field(default_factory=list)
-
-    def record(self) -> GameRecord:
-        headers = {
-            "Event": "Adaptoid correspondence game",
-            "Site": "Adaptoid platform",
-            "Date": self.created.strftime("%Y.%m.%d"),
-            "Round": "-",
-            "White": self.white,
-            "Black": self.black,
-            "Result": self.result,
-            "GameId": str(self.id),
-        }
-        if self.opening != Game.Opening.STANDARD:
-            headers["Opening"] = "pie" if self.opening == Game.Opening.PIE else "position"
-        if self.termination:
-            headers["Termination"] = self.termination
-        return GameRecord(headers=headers, start=self.start, turns=self.turns, result=self.result)
-
-    def agn(self) -> str:
-        """The record's text, exactly as ``engine.write_game(self.record())`` writes it.
-
-        A direct writer for the export's hot loop (the engine's visitor is general
-        and several times slower); tests compare the two on varied games.
-        """
-        record = self.record()
-        tags = {tag: record.headers.get(tag, default) for tag, default in SEVEN_TAG_ROSTER.items()}
-        if self.start != STANDARD_START:
-            record.headers.setdefault("Opening", "position")
-            record.headers["Position"] = self.start
-            if self.board:
-                record.headers["Board"] = self.board
-        for tag in ("Opening", "Board", "Position", "Termination"):
-            if tag in record.headers:
-                tags[tag] = record.headers[tag]
-        for tag, value in record.headers.items():
-            tags.setdefault(tag, value)
-        lines = [f'[{tag} "{_escape_tag(value)}"]' for tag, value in tags.items()]
-        lines.append("")
-        black_first = self.start.split(" ", 2)[1:2] == ["b"]
-        tokens: list[str] = []
-        for index, text in enumerate(self.turns):
-            ply = index + black_first
-            if ply % 2 == 0:
-                tokens.append(f"{ply // 2 + 1}.")
-            elif index == 0:
-                tokens.append(f"{ply // 2 + 1}...")
-            tokens.append(text)
-        tokens.append(self.result)
-        current = tokens[0]
-        for token in tokens[1:]:
-            if len(current) + 1 + len(token) <= AGN_COLUMNS:
-                current += " " + token
-            else:
-                lines.append(current)
-                current = token
-        lines.append(current)
-        return "\n".join(lines) + "\n"
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "white": self.white,
-            "black": self.black,
-            "result": self.result,
-            "termination": self.termination,
-            "opening": self.opening,
-            "start": self.start,
-            "turns": self.turns,
-            "created": self.created.isoformat(),
-            "finished": self.finished.isoformat() if self.finished else None,
-            "rated": self.rated,
-            "imported": self.imported,
-        }
-
-
-def _turn_texts(game_ids: list[int]) -> dict[int, list[str]]:
-    """Each game's turn texts in order, one row per game (turn texts hold no spaces).
-
-    Raw SQL because the ORM has no portable ordered string aggregate: PostgreSQL
-    orders inside ``string_agg``; SQLite's ``group_concat`` follows the ordered subquery.
-    """
-    table = connection.ops.quote_name(TurnRow._meta.db_table)
-    marks = ",".join(["%s"] * len(game_ids))
-    if connection.vendor == "postgresql":
-        sql = (
-            f"SELECT game_id, string_agg(text, ' ' ORDER BY ply) FROM {table} "
-            f"WHERE game_id IN ({marks}) GROUP BY game_id"
-        )
-    else:
-        sql = (
-            f"SELECT game_id, group_concat(text, ' ') FROM (SELECT game_id, text FROM {table} "
-            f"WHERE game_id IN ({marks}) ORDER BY game_id, ply) GROUP BY game_id"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, game_ids)
-        return {game_id: texts.split(" ") for game_id, texts in cursor.fetchall()}
-
-
-def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGame]:
-    """The games of `games` with their turns: two queries per `batch` games."""
-    rows = games.values_list(*_EXPORT_FIELDS).iterator(chunk_size=batch)
-    while True:
-        chunk = [ExportedGame(*row) for _, row in zip(range(batch), rows, strict=False)]
-        if not chunk:
-            return
-        turns = _turn_texts([game.id for game in chunk])
-        for game in chunk:
-            game.turns = turns.get(game.id, [])
-        yield from chunk
-
-
-def _escape_tag(value: str) -> str:
-    value = " ".join(value.splitlines())
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
 
 def export_agn(games: QuerySet[Game]) -> Iterator[str]:
+    """The games' records, separated by blank lines (a pie game that ended before its
+    pieces were placed has none: no start, no turns)."""
     first = True
     for game in iter_games(games):
-        text = game.agn()
-        yield text if first else "\n" + text
-        first = False
+        if game.has_record:
+            text = write_game(game.record())
+            yield text if first else "\n" + text
+            first = False
 
 
 def export_ndjson(games: QuerySet[Game]) -> Iterator[str]:
@@ -307,24 +162,16 @@ def export(games: QuerySet[Game], fmt: str) -> tuple[Iterable[Any], str, str]:
     return export_agn(games), "text/plain; charset=utf-8", "adaptoid-archive.agn"
 
 
+def game_agn(game_id: int) -> str | None:
+    """One game's record as .agn text; None when there is no such game (WrongPhase when
+    it has no record yet: a pie game whose pieces are not placed)."""
+    game = one_game(game_id)
+    return None if game is None else write_game(game.record())
+
+
 def tournament_agn(tournament: Tournament) -> str:
-    """Every game of the tournament (started ones) as one .agn text, round by round."""
-    texts = []
-    boards = (
-        Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
-        .select_related("round", "game__white", "game__black")
-        .prefetch_related("game__turns")
-        .order_by("round__number", "board")
-    )
-    for row in boards:
-        game = row.game
-        if game is None or not game.start_position:
-            continue  # a pie game whose pieces are not placed yet has no record
-        record = game_services.game_record(game)
-        record.headers["Event"] = tournament.name
-        record.headers["Round"] = f"{row.round.number}.{row.board}"
-        texts.append(write_game(record))
-    return "\n".join(texts)
+    """Every game of the tournament that has a record, as one .agn text, round by round."""
+    return "".join(export_agn(tournament_games(tournament)))
 
 
 # --- Import ------------------------------------------------------------------------------

@@ -11,14 +11,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from archive import forms, services
 from games import errors
-from games import services as game_services
 from games.models import Game
 from tournaments.api.views import tournaments_queryset
 
@@ -73,14 +72,15 @@ def import_page(request: HttpRequest) -> HttpResponse:
 
 
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.select_related("white", "black"), pk=game_id)
     try:
-        text = game_services.game_record_text(game)
+        text = services.game_agn(game_id)
     except errors.DomainError as exc:
         messages.error(request, str(exc.message))
-        return redirect("web:game", game_id=game.pk)
+        return redirect("web:game", game_id=game_id)
+    if text is None:
+        raise Http404
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
+    response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game_id}.agn"'
     return response
 
 

@@ -13,7 +13,6 @@ import datetime
 import hashlib
 import secrets
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -37,9 +36,6 @@ from games.compiled import (
 )
 from games.models import ApiToken, Challenge, ClockKind, Color, Game, Profile
 from games.models import Turn as TurnRow
-
-if TYPE_CHECKING:
-    from engine import GameRecord
 
 User = get_user_model()
 
@@ -640,40 +636,3 @@ def finish_game(
         # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)
     return game
-
-
-# --- Records ----------------------------------------------------------------------------
-
-
-def game_record(game: Game) -> GameRecord:
-    """The engine's record of a game (headers, start, turns, result)."""
-    from engine import GameRecord
-
-    if not game.start_position:
-        raise errors.WrongPhase(_("The pieces of this pie game have not been placed yet."))
-    turn_texts = [t.text for t in game.turns.all()]
-    position = replay(game, turn_texts)
-    headers = {
-        "Event": "Adaptoid correspondence game",
-        "Site": "Adaptoid platform",
-        "Date": game.created.strftime("%Y.%m.%d"),
-        "Round": "-",
-        "White": game.white.get_username(),
-        "Black": game.black.get_username(),
-        "Result": game.result,
-        "Opening": game.opening,
-        "GameId": str(game.pk),
-    }
-    if game.termination:
-        headers["Termination"] = game.termination
-    return GameRecord.from_position(position, headers=headers, result=game.result)
-
-
-def write_game(record: GameRecord) -> str:
-    from engine import write_game as engine_write_game
-
-    return engine_write_game(record)
-
-
-def game_record_text(game: Game) -> str:
-    return write_game(game_record(game))

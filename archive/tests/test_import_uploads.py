@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from archive import views
+from archive import services, views
 from games import services as game_services
 from games.models import Game
 
@@ -18,9 +18,7 @@ def test_import_upload_is_size_limited_and_nothing_is_stored(alice, monkeypatch)
     monkeypatch.setattr(views, "IMPORT_MAX_BYTES", 1_000)
     browser = Client()
     browser.force_login(alice.user)
-    record = game_services.game_record_text(
-        game_services.start_game(white=alice.user, black=alice.user)
-    )
+    record = services.game_agn(game_services.start_game(white=alice.user, black=alice.user).pk)
     big = SimpleUploadedFile("big.agn", ((record + "\n") * 40).encode(), content_type="text/plain")
     before = Game.objects.count()
     page = browser.post("/import/", {"file": big})
@@ -35,7 +33,7 @@ def test_an_upload_past_the_limit_is_dropped_while_it_arrives(alice, settings) -
     browser = Client()
     browser.force_login(alice.user)
     game = game_services.start_game(white=alice.user, black=alice.user)
-    record = game_services.game_record_text(game_services.resign(game=game, player=alice.user))
+    record = services.game_agn(game_services.resign(game=game, player=alice.user).pk)
     before = Game.objects.count()
     big = SimpleUploadedFile("big.agn", ((record + "\n") * 200).encode())
     page = browser.post("/import/", {"file": big})
