@@ -10,23 +10,6 @@ from games import services
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_tasks_keep_the_names_the_queue_and_beat_know(settings) -> None:
-    from config.celery import app
-
-    names = {
-        "games.tasks.verify_game",
-        "games.tasks.verify_recent_games",
-        "games.tasks.verify_all_games",
-    }
-    assert (verify_game.name, verify_recent_games.name) == (
-        "games.tasks.verify_game",
-        "games.tasks.verify_recent_games",
-    )
-    assert names <= set(app.tasks)
-    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert {"games.tasks.verify_recent_games", "games.tasks.verify_all_games"} <= scheduled
-
-
 def test_worker_verifies_a_game_stored_by_the_tests(celery_worker_process, alice, bob) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
     for ply, (player, text) in enumerate(
