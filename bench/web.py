@@ -55,8 +55,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
+from archive import services as archive
 from engine import Position
-from games import archive
 from games.models import Game
 from games.models import Turn as TurnRow
 

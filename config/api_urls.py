@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.api_urls import urlpatterns as account_urls
+from archive.urls import api_urlpatterns as archive_urls
 from games.api_urls import urlpatterns as game_urls
 
 app_name = "api"
@@ -11,6 +12,7 @@ app_name = "api"
 urlpatterns = [
     *account_urls,
     *game_urls,
+    *archive_urls,
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

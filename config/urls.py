@@ -3,10 +3,25 @@
 The website engineer adds the HTML pages (and `tournaments` its URLs) here.
 """
 
+from importlib import import_module
+from typing import Any
+
 from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
+
+
+def _with(module: str, archive_list: str) -> tuple[list[Any], str]:
+    """The URLs of `module` and then archive/urls.py's `archive_list`, in `module`'s
+    namespace (its app_name): how the archive's routes keep the names they had in apps
+    that must not import the archive.  Imported here, in this order, as include("…")
+    would (games.api.views first: DRF's generics import our pagination class)."""
+    urls = import_module(module)
+    return [*urls.urlpatterns, *getattr(import_module("archive.urls"), archive_list)], (
+        urls.app_name
+    )
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -15,12 +30,15 @@ urlpatterns = [
     path("api/v1/", include("notifications.api_urls")),
     path("notifications/", include("notifications.urls")),
     path("vacation/", include("clocks.urls")),
-    path("api/v1/", include("tournaments.api_urls")),
+    path(
+        "api/v1/",
+        include(_with("tournaments.api_urls", "tournaments_api_urlpatterns")),
+    ),
     path("api/v1/", include("bots.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("stream.api_urls")),
     path("healthz", healthz, name="healthz"),
-    path("tournaments/", include("tournaments.urls")),
+    path("tournaments/", include(_with("tournaments.urls", "tournaments_urlpatterns"))),
     path("", include("bots.urls")),  # bots, bot matches
     path("", include("ratings.urls")),  # leaderboard, rating charts
     path("", include("web.urls")),

@@ -32,6 +32,7 @@ reads back to the same record.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Iterable, Iterator
@@ -204,23 +205,22 @@ class GameRecord:
         for tag, value in _ordered_headers(self).items():
             visitor.visit_header(tag, value)
         visitor.end_headers()
-        side = 1 if self.start.split()[1:2] == ["b"] else 0
-        if self.comments.get(0):
-            visitor.visit_comment(self.comments[0])
-        after_comment = True
+        visit_number, visit_turn = visitor.visit_number, visitor.visit_turn
+        comments = self.comments
+        ply = 1 if self.start.split()[1:2] == ["b"] else 0  # of the next turn, from 0
+        if comments.get(0):
+            visitor.visit_comment(comments[0])
+        after_comment = True  # (or at the start): a Black turn gets its "N..." number
         for i, text in enumerate(self.turns, 1):
-            ply = i - 1 + side
-            number = ply // 2 + 1
-            black = ply % 2 == 1
-            if not black:
-                visitor.visit_number(f"{number}.")
+            if ply % 2 == 0:
+                visit_number(f"{ply // 2 + 1}.")
             elif after_comment:
-                visitor.visit_number(f"{number}...")
-            visitor.visit_turn(text)
-            after_comment = False
-            if self.comments.get(i):
-                visitor.visit_comment(self.comments[i])
-                after_comment = True
+                visit_number(f"{ply // 2 + 1}...")
+            visit_turn(text)
+            ply += 1
+            after_comment = bool(comments) and bool(comments.get(i))
+            if after_comment:
+                visitor.visit_comment(comments[i])
         visitor.visit_result(self.result)
         return visitor.end_game()
 
@@ -245,9 +245,9 @@ def _ordered_headers(record: GameRecord) -> dict[str, str]:
     if record.start != STANDARD_START:
         tags.setdefault("Opening", "position")
         tags["Position"] = record.start
-        board = Position.from_string(record.start).board
-        if not board.is_standard:
-            tags["Board"] = str(board)
+        board = _custom_board(record.start)
+        if board is not None:
+            tags["Board"] = board
         # keep the canonical order Opening, Board, Position, Termination
         tags = {
             **{k: v for k, v in tags.items() if k not in _SETUP_TAGS},
@@ -256,6 +256,14 @@ def _ordered_headers(record: GameRecord) -> dict[str, str]:
     for tag, value in record.headers.items():
         tags.setdefault(tag, value)
     return tags
+
+
+@functools.lru_cache(maxsize=256)
+def _custom_board(start: str) -> str | None:
+    """The Board tag of a start position string: its board's text, None for the standard
+    board (cached: an export writes many games from the same few custom starts)."""
+    board = Position.from_string(start).board
+    return None if board.is_standard else str(board)
 
 
 # -- writing ------------------------------------------------------------------
@@ -291,21 +299,29 @@ class BaseVisitor(Generic[T]):
 
 
 def _escape(value: str) -> str:
+    if value.isprintable() and '"' not in value and "\\" not in value:
+        return value  # the usual tag value: nothing to change (line breaks are not printable)
     value = " ".join(value.splitlines())
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 class StringExporter(BaseVisitor[str]):
-    """Canonical text of a record, movetext wrapped at ``columns`` characters."""
+    """Canonical text of a record, movetext wrapped at ``columns`` characters.
+
+    The movetext's tokens (numbers, turns, comment words, the result: none holds a
+    space) are collected, joined once and cut at the last space that fits each line,
+    which is the greedy wrap of one token at a time (a token longer than a line gets
+    a line of its own), in a few string operations per line instead of several per token.
+    """
 
     def __init__(self, columns: int = 80) -> None:
         self.columns = columns
         self.lines: list[str] = []
-        self.current = ""
+        self.tokens: list[str] = []
 
     def begin_game(self) -> None:
         self.lines = []
-        self.current = ""
+        self.tokens = []
 
     def visit_header(self, tag: str, value: str) -> None:
         self.lines.append(f'[{tag} "{_escape(value)}"]')
@@ -313,35 +329,43 @@ class StringExporter(BaseVisitor[str]):
     def end_headers(self) -> None:
         self.lines.append("")
 
-    def _write_token(self, token: str) -> None:
-        if not self.current:
-            self.current = token
-        elif len(self.current) + 1 + len(token) <= self.columns:
-            self.current += " " + token
-        else:
-            self.lines.append(self.current)
-            self.current = token
-
     def visit_number(self, text: str) -> None:
-        self._write_token(text)
+        self.tokens.append(text)
 
     def visit_turn(self, text: str) -> None:
-        self._write_token(text)
+        self.tokens.append(text)
 
     def visit_comment(self, text: str) -> None:
-        words = " ".join(text.replace("}", ")").split()).split(" ")
-        words = ["{", *[w for w in words if w], "}"]
-        for word in words:
-            self._write_token(word)
+        self.tokens.append("{")
+        self.tokens.extend(text.replace("}", ")").split())
+        self.tokens.append("}")
 
     def visit_result(self, result: str) -> None:
-        self._write_token(result)
+        self.tokens.append(result)
 
     def end_game(self) -> str:
-        if self.current:
-            self.lines.append(self.current)
-        self.current = ""
-        return "\n".join(self.lines) + "\n"
+        lines = self.lines
+        if self.tokens:
+            lines.extend(_wrap(" ".join(self.tokens), self.columns))
+        self.lines, self.tokens = [], []
+        return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, columns: int) -> list[str]:
+    """`text` (words separated by single spaces) in lines of at most `columns`
+    characters, as many words on each as fit; a longer word has a line of its own."""
+    lines = []
+    start, end = 0, len(text)
+    while end - start > columns:
+        cut = text.rfind(" ", start, start + columns + 1)
+        if cut < 0:  # the first word alone is longer than a line
+            cut = text.find(" ", start + columns + 1)
+            if cut < 0:
+                break
+        lines.append(text[start:cut])
+        start = cut + 1
+    lines.append(text[start:])
+    return lines
 
 
 def write_game(record: GameRecord, *, columns: int = 80) -> str:

@@ -1,9 +1,8 @@
-"""Challenge, game and archive API routes (in the "api" namespace: config/api_urls.py)."""
+"""Challenge and game API routes (in the "api" namespace: config/api_urls.py)."""
 
 from django.urls import path
 
 from games.api import views
-from games.api.archive import ArchiveView
 
 urlpatterns = [
     path("challenges", views.ChallengesView.as_view(), name="challenges"),
@@ -30,6 +29,4 @@ urlpatterns = [
     path("games/<int:game_id>/setup", views.SetupView.as_view(), name="game-setup"),
     path("games/<int:game_id>/choose", views.ChooseView.as_view(), name="game-choose"),
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
-    path("games/<int:game_id>/record", views.RecordView.as_view(), name="game-record"),
-    path("archive", ArchiveView.as_view(), name="archive"),
 ]

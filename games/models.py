@@ -189,7 +189,7 @@ class Game(TimeControlFields):
             models.Index(fields=["white", "-created"], name="game_white_created"),
             models.Index(fields=["black", "-created"], name="game_black_created"),
             models.Index(fields=["status", "-created"], name="game_status_created"),
-            # The archive (games.archive): finished games by date or length.
+            # The archive (archive.services): finished games by date or length.
             models.Index(fields=["status", "-finished", "-id"], name="game_status_finished"),
             models.Index(fields=["status", "-ply", "-id"], name="game_status_ply"),
             # A player's finished games (player page, archive player filter).

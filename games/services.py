@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -29,9 +29,6 @@ from engine import InvalidPositionError, Position, Turn
 from games import errors, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
-
-if TYPE_CHECKING:
-    from engine import GameRecord
 
 User = get_user_model()
 
@@ -513,40 +510,3 @@ def finish_game(
         # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)
     return game
-
-
-# --- Records ----------------------------------------------------------------------------
-
-
-def game_record(game: Game) -> GameRecord:
-    """The engine's record of a game (headers, start, turns, result)."""
-    from engine import GameRecord
-
-    if not game.start_position:
-        raise errors.WrongPhase(_("The pieces of this pie game have not been placed yet."))
-    turn_texts = [t.text for t in game.turns.all()]
-    position = replay(game, turn_texts)
-    headers = {
-        "Event": "Adaptoid correspondence game",
-        "Site": "Adaptoid platform",
-        "Date": game.created.strftime("%Y.%m.%d"),
-        "Round": "-",
-        "White": game.white.get_username(),
-        "Black": game.black.get_username(),
-        "Result": game.result,
-        "Opening": game.opening,
-        "GameId": str(game.pk),
-    }
-    if game.termination:
-        headers["Termination"] = game.termination
-    return GameRecord.from_position(position, headers=headers, result=game.result)
-
-
-def write_game(record: GameRecord) -> str:
-    from engine import write_game as engine_write_game
-
-    return engine_write_game(record)
-
-
-def game_record_text(game: Game) -> str:
-    return write_game(game_record(game))

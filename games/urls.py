@@ -16,7 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/setup/", views.pie_setup, name="pie-setup"),
     path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
-    path("games/<int:game_id>/record.agn", views.game_record, name="record"),
     path("board.svg", views.position_svg, name="board-svg"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -303,18 +303,6 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/resign.html", {"game": game})
 
 
-def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(_games(), pk=game_id)
-    try:
-        text = services.game_record_text(game)
-    except errors.DomainError as exc:
-        messages.error(request, str(exc.message))
-        return redirect("web:game", game_id=game.pk)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
-    return response
-
-
 def position_svg(request: HttpRequest) -> HttpResponse:
     """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
     game_id = query_int(request, "game")

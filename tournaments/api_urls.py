@@ -35,5 +35,4 @@ urlpatterns = [
         name="round",
     ),
     path("tournaments/<int:tournament_id>/trf", views.TrfView.as_view(), name="trf"),
-    path("tournaments/<int:tournament_id>/games", views.GamesRecordView.as_view(), name="games"),
 ]

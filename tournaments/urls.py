@@ -12,7 +12,6 @@ urlpatterns = [
     path("<int:tournament_id>/", views.tournament_detail, name="detail"),
     path("<int:tournament_id>/crosstable/", views.crosstable, name="crosstable"),
     path("<int:tournament_id>/rounds/<int:number>/", views.round_page, name="round"),
-    path("<int:tournament_id>/games.agn", views.games_download, name="games"),
     path("<int:tournament_id>/tournament.trf", views.trf_download, name="trf"),
     path("<int:tournament_id>/<str:action>/", views.tournament_action, name="action"),
 ]

@@ -215,11 +215,6 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     )
 
 
-def games_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament(tournament_id)
-    return text_download(selectors.games_agn(tournament), f"tournament-{tournament.pk}.agn")
-
-
 def trf_download(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     return text_download(selectors.trf(tournament), f"tournament-{tournament.pk}.trf")

@@ -4,6 +4,7 @@ by config/urls.py): home, rules, language, players and the archive here; the app
 from django.urls import path
 
 from accounts.urls import urlpatterns as account_pages
+from archive import views as archive_views
 from games.urls import urlpatterns as game_pages
 from web import views
 
@@ -14,8 +15,9 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("language/", views.set_language, name="set-language"),
     path("players/<str:username>/", views.player_page, name="player"),
-    path("archive/", views.archive_page, name="archive"),
-    path("import/", views.import_page, name="import"),
+    path("archive/", archive_views.archive_page, name="archive"),
+    path("import/", archive_views.import_page, name="import"),
+    path("games/<int:game_id>/record.agn", archive_views.game_record, name="record"),
     *account_pages,
     *game_pages,
 ]

@@ -9,8 +9,6 @@ from urllib.parse import urlencode
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import (
     HttpRequest,
@@ -18,20 +16,16 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from accounts.language import SESSION_KEY
 from accounts.models import Profile
-from games import archive
 from games.models import Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
-from web import forms
 
 User = get_user_model()
 T = TypeVar("T")
-IMPORT_MAX_BYTES = 10_000_000
 
 
 # --- Home, rules, language ---------------------------------------------------------------
@@ -88,7 +82,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return django_set_language(request)
 
 
-# --- Players and archive ------------------------------------------------------------------
+# --- Players ------------------------------------------------------------------------------
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
@@ -117,48 +111,3 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
     }
     return render(request, "web/player.html", context)
-
-
-def archive_page(request: HttpRequest) -> HttpResponse:
-    form = archive.ArchiveFilterForm(request.GET or None)
-    ids = Game.objects.none().values_list("id", flat=True)
-    if not request.GET or form.is_valid():
-        filters = form.cleaned_data if request.GET else {}
-        ids = archive.archive_queryset(filters).values_list("id", flat=True)
-    # Page through ids only (an index scan, however deep the page), then load that page's
-    # 50 games with their players.
-    page = Paginator(ids, 50).get_page(request.GET.get("page"))
-    rows = _games().in_bulk(list(page.object_list))
-    page.object_list = [rows[game_id] for game_id in page.object_list]
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "query": query.urlencode(),
-        "export_url": reverse("api:archive") + ("?" + query.urlencode() if query else ""),
-        "joiner": "&" if query else "?",
-    }
-    return render(request, "web/archive.html", context)
-
-
-@login_required
-def import_page(request: HttpRequest) -> HttpResponse:
-    form = forms.ImportForm(request.POST or None, request.FILES or None)
-    report = None
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
-        if upload.size > IMPORT_MAX_BYTES:
-            form.add_error(
-                "file",
-                _("The file is larger than %(mb)d MB: split it into smaller files.")
-                % {"mb": IMPORT_MAX_BYTES // 1_000_000},
-            )
-            return render(request, "web/import.html", {"form": form, "report": None})
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            form.add_error("file", _("The file is not UTF-8 text."))
-        else:
-            report = archive.import_games(user=request.user, text=text)
-    return render(request, "web/import.html", {"form": form, "report": report})

@@ -246,12 +246,6 @@ class LegalTurnsSerializer(serializers.Serializer):
     turns = serializers.ListField(child=serializers.CharField())
 
 
-class RecordSerializer(serializers.Serializer):
-    headers = serializers.DictField(child=serializers.CharField())
-    start = serializers.CharField()
-    turns = serializers.ListField(child=serializers.CharField())
-    result = serializers.CharField()
-    text = serializers.CharField(help_text=_("The same record as .agn text."))
 
 
 def game_payload(game: Game) -> dict[str, Any]:

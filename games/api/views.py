@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
@@ -12,7 +10,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -36,15 +33,6 @@ def _game_response(game_id: int, http_status: int = status.HTTP_200_OK) -> Respo
     return Response(s.GameSerializer(_games().get(pk=game_id)).data, status=http_status)
 
 
-class PlainTextRenderer(BaseRenderer):
-    media_type = "text/plain"
-    format = "agn"
-    charset = "utf-8"
-
-    def render(
-        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
-    ) -> bytes:
-        return data.encode("utf-8") if isinstance(data, str) else str(data).encode("utf-8")
 
 
 # --- Challenges --------------------------------------------------------------------------
@@ -339,53 +327,6 @@ class ResignView(APIView):
         game = get_object_or_404(Game, pk=game_id)
         services.resign(game=game, player=request.user)
         return _game_response(game.pk)
-
-
-class RecordView(APIView):
-    renderer_classes = [PlainTextRenderer, JSONRenderer]
-
-    @extend_schema(
-        operation_id="game_record",
-        parameters=[
-            OpenApiParameter(
-                "format", str, enum=["agn", "json"], description="Default agn (text/plain)"
-            )
-        ],
-        responses={
-            (200, "text/plain"): OpenApiResponse(
-                OpenApiTypes.STR, description="The .agn game record"
-            ),
-            (200, "application/json"): s.RecordSerializer,
-            **_errors(404),
-            409: OpenApiResponse(
-                s.ErrorSerializer, description="`wrong_phase`: pie pieces not placed yet"
-            ),
-        },
-    )
-    def get(self, request: Request, game_id: int) -> Response:
-        game = get_object_or_404(_games(), pk=game_id)
-        record = services.game_record(game)
-        text = services.write_game(record)
-        if request.accepted_renderer.format == "json":
-            return Response(
-                {
-                    "headers": record.headers,
-                    "start": record.start,
-                    "turns": record.turns,
-                    "result": record.result,
-                    "text": text,
-                }
-            )
-        response = Response(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="adaptoid-game-{game.pk}.agn"'
-        return response
-
-    def handle_exception(self, exc: Exception) -> Response:
-        # Errors are JSON even when the record itself would have been plain text.
-        response = super().handle_exception(exc)
-        self.request.accepted_renderer = JSONRenderer()
-        self.request.accepted_media_type = JSONRenderer.media_type
-        return response
 
 
 # --- Health -------------------------------------------------------------------------------

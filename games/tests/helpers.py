@@ -56,3 +56,29 @@ def submit(player: Any, game_id: int, ply: int, turn: str) -> Any:
     return player.client.post(
         f"/api/v1/games/{game_id}/turns", {"ply": ply, "turn": turn}, format="json"
     )
+
+
+def replays_to_its_cache(game_id: int) -> bool:
+    """The game's stored turns, numbered 1..n, replay legally (checked) to its cached
+    position and ply: the check the archive's verification makes, in a few lines here
+    (the games app's tests do not use the archive app, which sits above games)."""
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    if not game.start_position:
+        return not game.turns.exists()
+    position = Position.from_string(game.start_position)
+    plies = list(game.turns.order_by("ply").values_list("ply", "text"))
+    if [ply for ply, _text in plies] != list(range(1, len(plies) + 1)):
+        return False
+    try:
+        for _ply, text in plies:
+            position.push_text(text)
+    except ValueError:
+        return False
+    over = position.outcome() is not None
+    return (
+        len(plies) == game.ply
+        and str(position) == game.position
+        and (not over or game.status == Game.Status.FINISHED)
+    )

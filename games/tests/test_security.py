@@ -124,39 +124,6 @@ def test_oversized_json_body_is_refused_not_a_server_error(api) -> None:
     assert 400 <= answer.status_code < 500, answer.status_code
 
 
-def test_import_upload_is_size_limited_and_nothing_is_stored(alice, monkeypatch) -> None:
-    import web.views
-
-    monkeypatch.setattr(web.views, "IMPORT_MAX_BYTES", 1_000)
-    browser = Client()
-    browser.force_login(alice.user)
-    record = services.game_record_text(services.start_game(white=alice.user, black=alice.user))
-    big = SimpleUploadedFile("big.agn", ((record + "\n") * 40).encode(), content_type="text/plain")
-    before = Game.objects.count()
-    page = browser.post("/import/", {"file": big})
-    assert page.status_code == 200
-    assert "larger than" in page.content.decode()
-    assert Game.objects.count() == before
-
-
-def test_an_upload_past_the_limit_is_dropped_while_it_arrives(alice, settings) -> None:
-    """No oversized file reaches the view (nor memory, nor a temporary file)."""
-    settings.UPLOAD_MAX_BYTES = 2_000
-    browser = Client()
-    browser.force_login(alice.user)
-    game = services.start_game(white=alice.user, black=alice.user)
-    record = services.game_record_text(services.resign(game=game, player=alice.user))
-    before = Game.objects.count()
-    big = SimpleUploadedFile("big.agn", ((record + "\n") * 200).encode())
-    page = browser.post("/import/", {"file": big})
-    assert page.status_code == 200 and 'name="file"' in page.content.decode()
-    assert Game.objects.count() == before  # refused: the form saw no file
-    small = SimpleUploadedFile("small.agn", record.encode())
-    assert small.size < 2_000
-    browser.post("/import/", {"file": small})
-    assert Game.objects.count() == before + 1
-
-
 def _imported_game_with(names: tuple[str, str], alice: Any) -> Game:
     text = (
         f'[White "{names[0]}"]\n[Black "{names[1]}"]\n[Result "0-1"]\n'

@@ -365,19 +365,3 @@ class TrfView(APIView):
     def get(self, request: Request, tournament_id: int) -> HttpResponse:
         tournament = _tournament(tournament_id)
         return text_download(selectors.trf(tournament), f"tournament-{tournament.pk}.trf")
-
-
-class GamesRecordView(APIView):
-    @extend_schema(
-        operation_id="tournament_games",
-        tags=TAGS,
-        description="Every started game of the tournament as one .agn file, round by round.",
-        responses={
-            (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description=".agn records"),
-            **_errors(e404="`not_found`"),
-        },
-        auth=[],
-    )
-    def get(self, request: Request, tournament_id: int) -> HttpResponse:
-        tournament = _tournament(tournament_id)
-        return text_download(selectors.games_agn(tournament), f"tournament-{tournament.pk}.agn")

@@ -144,40 +144,6 @@ def test_import_stores_valid_games_and_reports_each_invalid_one(client, alice) -
     assert record.turns == ["D2L", "D6L"] and record.headers["White"] == "Ann@imported"
 
 
-def test_fast_agn_writer_matches_the_engines(alice, bob) -> None:
-    from engine import Position, write_game
-    from games.archive import archive_queryset, iter_games
-
-    rng = __import__("random").Random(7)
-    long = services.start_game(white=alice.user, black=bob.user)
-    position = Position.standard()
-    for ply in range(1, 41):
-        if position.outcome() is not None:
-            break
-        text = str(position.random_turn(rng))
-        position.push_text(text)
-        services.play_turn(game=long, player=(alice if ply % 2 else bob).user, text=text, ply=ply)
-    custom = services.start_game(
-        white=alice.user,
-        black=bob.user,
-        start_position="C3W10,E5B01 b 0-0 A1-4,B1-5,C1-6,D1-7,E2-7",
-    )
-    services.play_turn(game=custom, player=bob.user, text="E5P", ply=1)
-    pie = services.start_game(white=alice.user, black=bob.user, opening="pie")
-    services.setup_pie(game=pie, player=alice.user, white="C3", black="E5")
-    services.choose_color(game=pie, player=bob.user, color="black")
-    bob.user.username = 'Bob "the builder"'
-    bob.user.save()
-    for game in (long, custom, pie):
-        game.refresh_from_db()
-        if game.status != "finished":
-            services.resign(game=game, player=alice.user)
-    games = list(iter_games(archive_queryset({"sort": "id"})))
-    assert len(games) == 3
-    for game in games:
-        assert game.agn() == write_game(game.record())
-
-
 def test_tournament_filter_finds_the_tournaments_games(client, alice, bob) -> None:
     from tournaments.models import Pairing, Participant, Round, Tournament
 

@@ -16,10 +16,10 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Profile
+from archive.archive_file import ArchiveError, import_archive
+from archive.tasks import verify_all_games, verify_recent_games
 from games import services
-from games.archive_file import ArchiveError, import_archive
 from games.models import Game, Turn
-from games.tasks import verify_all_games, verify_recent_games
 from games.tests.helpers import pick_turn
 from games.tests.test_reliability_queries import long_game_turns, play_without_finishing
 

@@ -1,8 +1,9 @@
-"""The archive of finished games: filters, streamed export and .agn import.
+"""The archive of finished games: the filtered query, streamed export and .agn import.
 
-One filter form serves the archive page and ``GET /api/v1/archive`` alike.
-Exports stream: games are read in batches (their turns with one query a batch)
-and written out as they come, so memory stays flat however many games match.
+One filter form (archive/forms.py) serves the archive page and ``GET /api/v1/archive`` alike.
+Exports stream: games are read in batches (archive/records.py, which also builds
+every game's record) and written out as they come, so memory stays flat however
+many games match; the .agn text is the engine's ``write_game``.
 Import validates every game with the engine and stores each valid one in its
 own transaction, so a rejected game leaves nothing behind.
 """
@@ -18,23 +19,23 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django import forms
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
-from engine import STANDARD_START, GameRecord, Position, read_games
-from engine.record import SEVEN_TAG_ROSTER
+from accounts.usernames import IMPORTED_SUFFIX
+from archive.records import iter_games, one_game, tournament_games
+from core.text import strip_hidden
+from engine import STANDARD_START, GameRecord, Position, read_games, write_game
 from games.models import Game
 from games.models import Turn as TurnRow
+from tournaments.models import Tournament
 
 User = get_user_model()
 
-BATCH = 1000
 SORTS = {
     "-finished": ("-finished", "-id"),
     "finished": ("finished", "id"),
@@ -44,99 +45,6 @@ SORTS = {
     "id": ("id",),
 }
 FORMATS = ("agn", "ndjson", "zip")
-AGN_COLUMNS = 80  # engine.write_game's default line width
-
-
-def has_tournaments() -> bool:
-    """Tournament games are linked by tournaments.Pairing.game (reverse: tournament_pairing)."""
-    return any(f.name == "tournament_pairing" for f in Game._meta.get_fields())
-
-
-class ArchiveFilterForm(forms.Form):
-    """Filters of the archive; every field is optional and is also a query parameter."""
-
-    player = forms.CharField(label=_("Player"), required=False, max_length=150)
-    opponent = forms.CharField(label=_("Opponent"), required=False, max_length=150)
-    color = forms.ChoiceField(
-        label=_("Player's colour"),
-        required=False,
-        choices=[("", _("Either")), ("white", _("White")), ("black", _("Black"))],
-    )
-    result = forms.ChoiceField(
-        label=_("Result"),
-        required=False,
-        choices=[
-            ("", _("Any")),
-            ("1-0", _("White won")),
-            ("0-1", _("Black won")),
-            ("1/2-1/2", _("Draw")),
-            ("win", _("Player won")),
-            ("loss", _("Player lost")),
-        ],
-    )
-    termination = forms.ChoiceField(
-        label=_("Termination"),
-        required=False,
-        choices=[("", _("Any")), *Game.Termination.choices],
-    )
-    tournament = forms.TypedChoiceField(
-        label=_("Tournament"), required=False, coerce=int, empty_value=None
-    )
-    opening = forms.ChoiceField(
-        label=_("Opening"), required=False, choices=[("", _("Any")), *Game.Opening.choices]
-    )
-    board = forms.ChoiceField(
-        label=_("Board"),
-        required=False,
-        choices=[("", _("Any")), ("standard", _("Standard")), ("custom", _("Custom"))],
-    )
-    since = forms.DateField(label=_("Finished from"), required=False)
-    until = forms.DateField(label=_("Finished until"), required=False)
-    imported = forms.NullBooleanField(label=_("Imported"), required=False)
-    sort = forms.ChoiceField(
-        label=_("Sort"),
-        required=False,
-        choices=[
-            ("-finished", _("Newest first")),
-            ("finished", _("Oldest first")),
-            ("-ply", _("Longest first")),
-            ("ply", _("Shortest first")),
-        ],
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if has_tournaments():
-            from django.apps import apps
-
-            tournament = apps.get_model("tournaments", "Tournament")
-            self.fields["tournament"].choices = [
-                ("", _("Any")),
-                *tournament.objects.order_by("-id").values_list("id", "name")[:500],
-            ]
-        else:
-            del self.fields["tournament"]
-        self.fields["since"].widget.input_type = "date"
-        self.fields["until"].widget.input_type = "date"
-
-    def _user(self, name: str) -> Any:
-        value = (self.cleaned_data.get(name) or "").strip()
-        if not value:
-            return None
-        user = User.objects.filter(username__iexact=value).only("id").first()
-        if user is None:
-            self.add_error(name, gettext("There is no player called %(name)s.") % {"name": value})
-        return user
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        data["player_user"] = self._user("player")
-        data["opponent_user"] = self._user("opponent")
-        if data.get("result") in ("win", "loss") and not data.get("player"):
-            self.add_error("result", gettext("Choose a player to filter by wins or losses."))
-        if data.get("color") and not data.get("player"):
-            self.add_error("color", gettext("Choose a player to filter by colour."))
-        return data
 
 
 def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
@@ -171,7 +79,7 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
         games = games.filter(won if result == "win" else lost)
     if filters.get("termination"):
         games = games.filter(termination=filters["termination"])
-    if filters.get("tournament") and has_tournaments():
+    if filters.get("tournament"):
         games = games.filter(tournament_pairing__round__tournament_id=filters["tournament"])
     if filters.get("opening"):
         games = games.filter(opening=filters["opening"])
@@ -195,159 +103,16 @@ def archive_queryset(filters: dict[str, Any]) -> QuerySet[Game]:
 
 # --- Export ------------------------------------------------------------------------------
 
-_EXPORT_FIELDS = (
-    "id",
-    "white__username",
-    "black__username",
-    "result",
-    "termination",
-    "opening",
-    "start_position",
-    "board",
-    "created",
-    "finished",
-    "rated",
-    "imported",
-)
-
-
-@dataclass
-class ExportedGame:
-    id: int
-    white: str
-    black: str
-    result: str
-    termination: str
-    opening: str
-    start: str
-    board: str
-    created: datetime.datetime
-    finished: datetime.datetime | None
-    rated: bool
-    imported: bool
-    turns: list[str] = field(default_factory=list)
-
-    def record(self) -> GameRecord:
-        headers = {
-            "Event": "Adaptoid correspondence game",
-            "Site": "Adaptoid platform",
-            "Date": self.created.strftime("%Y.%m.%d"),
-            "Round": "-",
-            "White": self.white,
-            "Black": self.black,
-            "Result": self.result,
-            "GameId": str(self.id),
-        }
-        if self.opening != Game.Opening.STANDARD:
-            headers["Opening"] = "pie" if self.opening == Game.Opening.PIE else "position"
-        if self.termination:
-            headers["Termination"] = self.termination
-        return GameRecord(headers=headers, start=self.start, turns=self.turns, result=self.result)
-
-    def agn(self) -> str:
-        """The record's text, exactly as ``engine.write_game(self.record())`` writes it.
-
-        A direct writer for the export's hot loop (the engine's visitor is general
-        and several times slower); tests compare the two on varied games.
-        """
-        record = self.record()
-        tags = {tag: record.headers.get(tag, default) for tag, default in SEVEN_TAG_ROSTER.items()}
-        if self.start != STANDARD_START:
-            record.headers.setdefault("Opening", "position")
-            record.headers["Position"] = self.start
-            if self.board:
-                record.headers["Board"] = self.board
-        for tag in ("Opening", "Board", "Position", "Termination"):
-            if tag in record.headers:
-                tags[tag] = record.headers[tag]
-        for tag, value in record.headers.items():
-            tags.setdefault(tag, value)
-        lines = [f'[{tag} "{_escape_tag(value)}"]' for tag, value in tags.items()]
-        lines.append("")
-        black_first = self.start.split(" ", 2)[1:2] == ["b"]
-        tokens: list[str] = []
-        for index, text in enumerate(self.turns):
-            ply = index + black_first
-            if ply % 2 == 0:
-                tokens.append(f"{ply // 2 + 1}.")
-            elif index == 0:
-                tokens.append(f"{ply // 2 + 1}...")
-            tokens.append(text)
-        tokens.append(self.result)
-        current = tokens[0]
-        for token in tokens[1:]:
-            if len(current) + 1 + len(token) <= AGN_COLUMNS:
-                current += " " + token
-            else:
-                lines.append(current)
-                current = token
-        lines.append(current)
-        return "\n".join(lines) + "\n"
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "white": self.white,
-            "black": self.black,
-            "result": self.result,
-            "termination": self.termination,
-            "opening": self.opening,
-            "start": self.start,
-            "turns": self.turns,
-            "created": self.created.isoformat(),
-            "finished": self.finished.isoformat() if self.finished else None,
-            "rated": self.rated,
-            "imported": self.imported,
-        }
-
-
-def _turn_texts(game_ids: list[int]) -> dict[int, list[str]]:
-    """Each game's turn texts in order, one row per game (turn texts hold no spaces).
-
-    Raw SQL because the ORM has no portable ordered string aggregate: PostgreSQL
-    orders inside ``string_agg``; SQLite's ``group_concat`` follows the ordered subquery.
-    """
-    table = connection.ops.quote_name(TurnRow._meta.db_table)
-    marks = ",".join(["%s"] * len(game_ids))
-    if connection.vendor == "postgresql":
-        sql = (
-            f"SELECT game_id, string_agg(text, ' ' ORDER BY ply) FROM {table} "
-            f"WHERE game_id IN ({marks}) GROUP BY game_id"
-        )
-    else:
-        sql = (
-            f"SELECT game_id, group_concat(text, ' ') FROM (SELECT game_id, text FROM {table} "
-            f"WHERE game_id IN ({marks}) ORDER BY game_id, ply) GROUP BY game_id"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, game_ids)
-        return {game_id: texts.split(" ") for game_id, texts in cursor.fetchall()}
-
-
-def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGame]:
-    """The games of `games` with their turns: two queries per `batch` games."""
-    rows = games.values_list(*_EXPORT_FIELDS).iterator(chunk_size=batch)
-    while True:
-        chunk = [ExportedGame(*row) for _, row in zip(range(batch), rows, strict=False)]
-        if not chunk:
-            return
-        turns = _turn_texts([game.id for game in chunk])
-        for game in chunk:
-            game.turns = turns.get(game.id, [])
-        yield from chunk
-
-
-def _escape_tag(value: str) -> str:
-    value = " ".join(value.splitlines())
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
 
 def export_agn(games: QuerySet[Game]) -> Iterator[str]:
+    """The games' records, separated by blank lines (a pie game that ended before its
+    pieces were placed has none: no start, no turns)."""
     first = True
     for game in iter_games(games):
-        text = game.agn()
-        yield text if first else "\n" + text
-        first = False
+        if game.has_record:
+            text = write_game(game.record())
+            yield text if first else "\n" + text
+            first = False
 
 
 def export_ndjson(games: QuerySet[Game]) -> Iterator[str]:
@@ -400,6 +165,18 @@ def export(games: QuerySet[Game], fmt: str) -> tuple[Iterable[Any], str, str]:
     return export_agn(games), "text/plain; charset=utf-8", "adaptoid-archive.agn"
 
 
+def game_agn(game_id: int) -> str | None:
+    """One game's record as .agn text; None when there is no such game (WrongPhase when
+    it has no record yet: a pie game whose pieces are not placed)."""
+    game = one_game(game_id)
+    return None if game is None else write_game(game.record())
+
+
+def tournament_agn(tournament: Tournament) -> str:
+    """Every game of the tournament that has a record, as one .agn text, round by round."""
+    return "".join(export_agn(tournament_games(tournament)))
+
+
 # --- Import ------------------------------------------------------------------------------
 
 
@@ -422,11 +199,14 @@ def _shadow_player(name: str) -> Any:
     Imported games never count for a real account: the name is kept as the
     display name and the username gets an ``@imported`` suffix.
     """
-    name = " ".join((name or "?").split())[:64] or "?"
+    # Invisible and direction-changing characters are stripped (core.text): a file may
+    # hold them, a page showing the name must not.
+    name = " ".join(strip_hidden(name or "?").split())[:64] or "?"
     # Only the characters a username may hold: a "/" would break every URL to the
     # player's page (and so every page listing the game), "<" has no place in one.
-    username = re.sub(r"[^\w.@+-]", "_", name[:120]) + "@imported"
-    user = User.objects.filter(username=username).first()
+    username = re.sub(r"[^\w.@+-]", "_", name[:120]) + IMPORTED_SUFFIX
+    # Usernames are unique whatever the case: "Alice" and "alice" are one player.
+    user = User.objects.filter(username__iexact=username).first()
     if user is None:
         user = User(username=username, is_active=False)
         user.set_unusable_password()

@@ -32,7 +32,12 @@ from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, models, transaction
 
 FORMAT = "adaptoid-archive"
-VERSION = 1
+# 2: profiles under accounts.profile; tournaments with their whole time control.
+VERSION = 2
+# What a version-1 file (main before the redesign) says differently, read as version 2:
+V1_LABELS = {"games.profile": "accounts.profile"}
+# Fields version 1 did not have: they take their default (a per-turn clock).
+V1_MISSING = {"tournaments.tournament": {"clock_kind", "clock_increment", "weekend_pause"}}
 
 
 class ArchiveError(ValueError):
@@ -61,7 +66,7 @@ class Part:
 _USER_FIELDS = ("username", "is_active", "date_joined")
 
 PARTS = (
-    Part("games.profile", keep_pk=False, order=("user__username",)),
+    Part("accounts.profile", keep_pk=False, order=("user__username",)),
     Part("games.game", keep_pk=True, order=("pk",)),
     Part("games.turn", keep_pk=False, order=("game_id", "ply")),
     Part("tournaments.tournament", keep_pk=True, order=("pk",)),
@@ -100,6 +105,8 @@ def _dump_value(field: models.Field, value: Any, usernames: dict[int, str]) -> A
 
 
 def _load_value(field: models.Field, value: Any, user_ids: dict[str, int]) -> Any:
+    if value is _DEFAULT:
+        return field.get_default()
     if value is None:
         return None
     if _is_user_fk(field):
@@ -175,7 +182,12 @@ def _raw_timestamps(models_: Iterable[type[models.Model]]) -> Iterator[None]:
             field.auto_now, field.auto_now_add = auto_now, auto_now_add
 
 
+# A field a version-1 file did not have: the model's default is taken.
+_DEFAULT = object()
+
+
 def _records(handle: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    version = VERSION
     for number, line in enumerate(handle, start=1):
         if not line.strip():
             continue
@@ -186,8 +198,9 @@ def _records(handle: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]
         if number == 1:
             if not isinstance(record, dict) or record.get("format") != FORMAT:
                 raise ArchiveError("line 1: not an Adaptoid archive")
-            if record.get("version") != VERSION:
+            if record.get("version") not in (1, VERSION):
                 raise ArchiveError(f"line 1: archive version {record.get('version')!r} unknown")
+            version = record["version"]
             continue
         if (
             not isinstance(record, dict)
@@ -195,7 +208,12 @@ def _records(handle: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]
             or not isinstance(record.get("fields"), dict)
         ):
             raise ArchiveError(f'line {number}: expected {{"model": …, "fields": {{…}}}}')
-        yield number, record["model"], record["fields"]
+        label = record["model"]
+        fields = record["fields"]
+        if version == 1:
+            label = V1_LABELS.get(label, label)
+            fields = {**fields, **dict.fromkeys(V1_MISSING.get(label, ()), _DEFAULT)}
+        yield number, label, fields
 
 
 def import_archive(handle: Iterable[str]) -> dict[str, int]:
@@ -216,7 +234,7 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
 
 def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
     from accounts.models import Profile
-    from games.verification import verify_games
+    from archive.verification import verify_games
 
     User = _user_model()
     with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):  # type: ignore[misc]

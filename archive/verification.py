@@ -3,9 +3,9 @@
 A game row caches ``position`` and ``ply``; the turns are the truth.  A game is
 consistent when its turns are numbered 1..n without a gap, every one is legal
 where it was played, the replayed position equals the cached one, and a game the
-engine says is over is not still running.  ``verify_games`` (command) and the
-``games.tasks.verify_all_games`` (daily) and ``verify_recent_games`` (every ten minutes)
-beat tasks use :func:`verify_games`.
+engine says is over is not still running.  The ``verify_games`` command and the
+beat tasks ``verify_all_games`` (daily) and ``verify_recent_games`` (every ten
+minutes, archive/tasks.py) use :func:`verify_games`.
 """
 
 from __future__ import annotations

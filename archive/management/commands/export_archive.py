@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games.archive_file import export_archive
+from archive.archive_file import export_archive
 
 
 class Command(BaseCommand):

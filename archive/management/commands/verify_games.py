@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.verification import verify_games
+from archive.verification import verify_games
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.archive_file import ArchiveError, import_archive
+from archive.archive_file import ArchiveError, import_archive
 
 
 class Command(BaseCommand):

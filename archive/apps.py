@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ArchiveConfig(AppConfig):
+    """Finished games out and in: .agn/.ndjson/.zip exports, .agn import, the whole
+    database as JSON Lines, and the replay check of stored games."""
+
+    name = "archive"
+    verbose_name = _("Archive")
