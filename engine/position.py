@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.board import STANDARD_BOARD, Board
+from engine._text import ASCII_SPACE, ascii_upper, decimal, non_ascii, shown
+from engine.board import STANDARD_BOARD, Board, parse_cell
 from engine.errors import (
     IllegalTurnError,
     InvalidBoardError,
@@ -54,6 +55,9 @@ _KIND_CODE: dict[str, int] = {"create": 1, "leg": 2, "pincer": 3}
 _KIND_NAME: tuple[ActionKind | None, ...] = (None, "create", "leg", "pincer")
 _PIECE_RE = re.compile(r"([A-Za-z][0-9]+)([WBwb])([0-9])([0-9])")
 _SCORES_RE = re.compile(r"([0-9]+)-([0-9]+)")
+_FIELD_SEPARATOR_RE = re.compile(f"[{ASCII_SPACE}]+")
+#: a score in a position string has at most this many digits (leading zeros aside)
+MAX_SCORE_DIGITS = 9
 
 
 class Color(enum.Enum):
@@ -122,10 +126,23 @@ class Piece:
 
     @classmethod
     def parse(cls, text: str) -> Piece:
-        """Parse ``<cell><W|B><legs><pincers>`` as in position strings (ValueError if bad)."""
-        m = _PIECE_RE.fullmatch(text)
-        if m is None or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS:
-            raise ValueError(f"{text!r} is not a piece such as 'D4B22'")
+        """Parse ``<cell><W|B><legs><pincers>`` as in position strings.
+
+        Raises :class:`InvalidPositionError` (a ValueError) if it is not one.
+
+        >>> Piece.parse("D0W00")
+        Traceback (most recent call last):
+        ...
+        engine.errors.InvalidPositionError: 'D0W00' is not a piece such as 'D4B22'
+        """
+        m = _PIECE_RE.fullmatch(text) if isinstance(text, str) else None
+        if (
+            m is None
+            or parse_cell(m.group(1)) is None
+            or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS
+        ):
+            shown_text = shown(text) if isinstance(text, str) else repr(text)
+            raise InvalidPositionError(f"{shown_text} is not a piece such as 'D4B22'")
         color = Color.WHITE if m.group(2) in "Ww" else Color.BLACK
         return cls(m.group(1).upper(), color, int(m.group(3)), int(m.group(4)))
 
@@ -270,9 +287,10 @@ class Position:
         """
         cells = []
         for cell in (white_cell, black_cell):
-            if not isinstance(cell, str) or cell.upper() not in board.index:
-                raise InvalidPositionError(f"pie setup: {cell!r} is not a cell of the board")
-            cells.append(cell.upper())
+            if not isinstance(cell, str) or ascii_upper(cell) not in board.index:
+                shown_cell = shown(cell) if isinstance(cell, str) else repr(cell)
+                raise InvalidPositionError(f"pie setup: {shown_cell} is not a cell of the board")
+            cells.append(ascii_upper(cell))
         if cells[0] == cells[1]:
             raise InvalidPositionError(f"pie setup: both adaptoids on {cells[0]}")
         pieces = sorted([(board.index[cells[0]], "W"), (board.index[cells[1]], "B")])
@@ -288,9 +306,13 @@ class Position:
             )
 
         def fail(reason: str) -> InvalidPositionError:
-            return InvalidPositionError(f"invalid position {text!r}: {reason}")
+            return InvalidPositionError(f"invalid position {shown(text, 200)}: {reason}")
 
-        fields = text.split()
+        bad = non_ascii(text)
+        if bad is not None:
+            raise fail(f"{bad}: a position string is written in ASCII")
+        stripped = text.strip(ASCII_SPACE)
+        fields = _FIELD_SEPARATOR_RE.split(stripped) if stripped else []
         if len(fields) not in (3, 4):
             raise fail(
                 "expected '<pieces> <side> <white score>-<black score> [<board>]', "
@@ -313,12 +335,14 @@ class Position:
                 m = _PIECE_RE.fullmatch(item)
                 if m is None:
                     raise fail(
-                        f"{item!r} is not a piece such as 'D4B22' (cell, W or B, legs, pincers)"
+                        f"{shown(item)} is not a piece such as 'D4B22' "
+                        "(cell, W or B, legs, pincers)"
                     )
                 name = m.group(1).upper()
                 i = board.index.get(name)
                 if i is None:
-                    raise fail(f"cell {name} is not on the board")
+                    shown_name = name if len(name) <= 40 else shown(name, 40)
+                    raise fail(f"cell {shown_name} is not on the board")
                 if (occ[0] | occ[1]) >> i & 1:
                     raise fail(f"cell {name} is listed twice")
                 c = 0 if m.group(2) in "Ww" else 1
@@ -331,10 +355,18 @@ class Position:
                 np_[c] += pc
         side = {"w": 0, "b": 1}.get(fields[1].lower())
         if side is None:
-            raise fail(f"the side to move is 'w' or 'b', not {fields[1]!r}")
+            raise fail(f"the side to move is 'w' or 'b', not {shown(fields[1])}")
         m = _SCORES_RE.fullmatch(fields[2])
         if m is None:
-            raise fail(f"the scores are '<white>-<black>' such as '0-0', not {fields[2]!r}")
+            raise fail(f"the scores are '<white>-<black>' such as '0-0', not {shown(fields[2])}")
+        scores: list[int] = []
+        for digits in m.groups():
+            score = decimal(digits, MAX_SCORE_DIGITS)  # never int() of thousands of digits
+            if score is None:
+                raise fail(
+                    f"a score has at most {MAX_SCORE_DIGITS} digits, not {len(digits.lstrip('0'))}"
+                )
+            scores.append(score)
         for c in (0, 1):
             for what, n, limit in (
                 ("adaptoids", occ[c].bit_count(), MAX_ADAPTOIDS),
@@ -349,7 +381,7 @@ class Position:
         self._pins = pins
         self._nl = nl
         self._np = np_
-        self._score = [int(m.group(1)), int(m.group(2))]
+        self._score = scores
         self._side = side
         self._stack: list[tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], object]] = []
 
@@ -417,7 +449,7 @@ class Position:
         >>> Position.standard().piece_at("d6")
         Piece.parse('D6B00')
         """
-        name = cell.upper()
+        name = ascii_upper(cell)
         i = self.board.index[name]
         for c in (0, 1):
             if self._occ[c] >> i & 1:
