@@ -6,6 +6,11 @@ message names the input), never a bare ValueError from deep inside Python.
 
 from __future__ import annotations
 
+import io
+import pathlib
+import subprocess
+import sys
+
 import pytest
 
 from engine import (
@@ -16,8 +21,10 @@ from engine import (
     Piece,
     Position,
     Turn,
+    read_games,
 )
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 NINES = "9" * 5000  # more digits than int() converts (sys.get_int_max_str_digits() is 4300)
 
 
@@ -170,3 +177,79 @@ def test_piece_parse_raises_the_engines_error() -> None:
         with pytest.raises(InvalidPositionError, match="is not a piece such as 'D4B22'"):
             Piece.parse(text)
     assert Piece.parse("z99w06") == Piece.parse("Z99W06")
+
+
+# -- game records -------------------------------------------------------------------
+
+
+def test_read_games_survives_huge_numbers() -> None:
+    text = (
+        f"1. D{NINES} *\n\n{NINES}. D3 *\n\n"
+        f'[Position "D2W00,D6B00 w 0-{NINES}"]\n[Opening "position"]\n\n1. D3 *\n\n'
+        f'[Board "A1-{NINES}"]\n\n1. D3 *\n'
+    )
+    games = list(read_games(text))
+    assert len(games) == 4
+    messages = [g.errors[0].message for g in games]
+    assert "a row is a number 1-99" in messages[0]
+    assert "turn number '999" in messages[1] and "(5001 characters)" in messages[1]
+    assert "a score has at most 9 digits" in messages[2]
+    assert "a row of 5000 digits is outside 1-99" in messages[3]
+    assert all(len(m) < 1000 for m in messages)
+
+
+def test_a_byte_order_mark_before_the_first_line_is_skipped() -> None:
+    text = '\ufeff[Event "x"]\n[Result "*"]\n\n1. D3 C6 *\n'
+    [game] = read_games(text)
+    assert game.errors == [] and game.headers["Event"] == "x" and game.turns == ["D3", "C6"]
+    [game] = read_games(io.StringIO("\ufeff1. D3 C6 *\n"))
+    assert game.errors == [] and game.turns == ["D3", "C6"]
+    # only there: elsewhere it is a stray character
+    [game] = read_games('[Event "x"]\n\n1. D3 \ufeffC6 *\n')
+    assert "non-ASCII character '\\ufeff' (U+FEFF)" in game.errors[0].message
+
+
+def test_a_file_with_a_byte_order_mark_checks_clean(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "bom.agn"
+    path.write_text('[Event "x"]\n\n1. D3 C6 *\n', encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "check", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "game 1: ok (x, 2 turns, *)\n"
+
+
+@pytest.mark.parametrize(
+    ("movetext", "word"),
+    [
+        ("1. pa\u017fs *", "pa\u017fs"),
+        ("1. \u01313 *", "\u01313"),
+        ("1. D3\u00a0C6 *", "D3\u00a0C6"),
+        ("1. D3 \u2003 C6 *", "\u2003"),
+        ("1.\u3000D3 *", "1.\u3000D3"),
+    ],
+)
+def test_record_movetext_is_ascii_only(movetext: str, word: str) -> None:
+    [game] = read_games(f'[Event "x"]\n\n{movetext}\n')
+    [error] = game.errors
+    assert error.kind == "syntax" and error.turn_number is not None
+    assert f"unexpected {word!r} in the movetext: non-ASCII" in error.message
+    assert "the movetext is written in ASCII" in error.message
+
+
+def test_a_line_of_unicode_spaces_is_not_blank() -> None:
+    [game] = read_games('[Event "x"]\n\u00a0\n1. D3 *\n')
+    assert "non-ASCII whitespace" in game.errors[0].message
+
+
+def test_comments_and_tag_values_may_be_any_text() -> None:
+    [game] = read_games('[White "\u00c6r\u00f8 \u017f"]\n\n1. D3 { pa\u017fs \u2003 } C6 *\n')
+    assert game.errors == []
+    assert game.headers["White"] == "\u00c6r\u00f8 \u017f"
+    assert game.comments == {1: "pa\u017fs"}  # whitespace in comments is not significant
