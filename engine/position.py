@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 import random
 import re
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -51,10 +52,16 @@ WINNING_SCORE = 5
 # with bit indices, from = -1 without a move, cell = -1 and kind = 0 without an
 # action, kind 1 / 2 / 3 = create / leg / pincer.
 RawTurn = tuple[int, int, bool, int, int]
+# One entry of the turn stack: the raw turn, the state before it (occupancy,
+# legs and pincers in supply, scores), the (cell, legs, pincers) it changed,
+# and for a quiet turn (no action, no score change) the repetition key of the
+# position before it (see Position._repetition_key), else None.
+_StackEntry = tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], "bytes | None"]
 _KIND_CODE: dict[str, int] = {"create": 1, "leg": 2, "pincer": 3}
 _KIND_NAME: tuple[ActionKind | None, ...] = (None, "create", "leg", "pincer")
 _PIECE_RE = re.compile(r"([A-Za-z][0-9]+)([WBwb])([0-9])([0-9])")
 _SCORES_RE = re.compile(r"([0-9]+)-([0-9]+)")
+_SIDE_AND_SCORES = struct.Struct("<BII")
 _FIELD_SEPARATOR_RE = re.compile(f"[{ASCII_SPACE}]+")
 #: a score in a position string has at most this many digits (leading zeros aside)
 MAX_SCORE_DIGITS = 9
@@ -383,7 +390,7 @@ class Position:
         self._np = np_
         self._score = scores
         self._side = side
-        self._stack: list[tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], object]] = []
+        self._stack: list[_StackEntry] = []
 
     def copy(self) -> Position:
         """An independent copy, including the turn stack (so repetition still counts)."""
@@ -588,7 +595,6 @@ class Position:
         nl = self._nl
         np_ = self._np
         score = self._score
-        before = self._key() if kind == 0 else None
         saved = (occ[0], occ[1], nl[0], nl[1], np_[0], np_[1], score[0], score[1])
         changes: list[tuple[int, int, int]] = []
         over = False
@@ -658,10 +664,11 @@ class Position:
         self._side = o
         # A turn without an action and without a score change keeps the
         # material: only such turns can lead back to an earlier position.
-        if before is not None and score[0] == saved[6] and score[1] == saved[7]:
-            rep: object = before
-        else:
-            rep = None
+        # They keep a compact key of the position before them, not a copy.
+        rep: bytes | None = None
+        if kind == 0 and score[0] == saved[6] and score[1] == saved[7]:
+            undone = {i: (lg, pc) for i, lg, pc in reversed(changes)}
+            rep = _repetition_key(saved[0], saved[1], legs, pins, undone, s, saved[6], saved[7])
         self._stack.append((raw, saved, changes, rep))
 
     def _pop_raw(self) -> None:
@@ -700,12 +707,18 @@ class Position:
 
         Only turns without an action and without a capture can repeat a
         position, so the search stops at the last turn that changed material
-        or scores.
+        or scores. Each such turn keeps the repetition key of the position
+        before it: a few bytes per adaptoid that name the position exactly
+        (no hash collision can make or miss a repetition), not a copy of it.
         """
         stack = self._stack
         if len(stack) < 2 * (count - 1) or stack[-1][3] is None:
             return count <= 1
-        current = self._key()
+        occ = self._occ
+        score = self._score
+        current = _repetition_key(
+            occ[0], occ[1], self._legs, self._pins, {}, self._side, score[0], score[1]
+        )
         seen = 1
         for entry in reversed(stack):
             before = entry[3]
@@ -1199,6 +1212,40 @@ class Position:
                 return f, t, attack, under6[k], 2
             k -= nu
         return f, t, attack, under6[k], 3
+
+
+def _repetition_key(
+    white: int,
+    black: int,
+    legs: list[int],
+    pins: list[int],
+    undone: dict[int, tuple[int, int]],
+    side: int,
+    white_score: int,
+    black_score: int,
+) -> bytes:
+    """The position as the repetition rule compares it (pieces, side to move and
+    scores), exactly and compactly: three bytes per adaptoid in bit order (the
+    bit index in two, then ``colour << 6 | legs << 3 | pincers``), then the side
+    and the scores. ``undone`` gives the limbs of the cells whose ``legs`` and
+    ``pins`` have changed since.
+
+    >>> pos = Position.from_string("A1W11,A3B02 b 3-1 A1-3")
+    >>> key = _repetition_key(*pos._occ, pos._legs, pos._pins, {}, pos._side, *pos._score)
+    >>> key[:3].hex(), key[3:6].hex(), key[6:].hex()  # A1 (bit 0) W11, A3 (bit 2) B02, b 3-1
+    ('000009', '020042', '010300000001000000')
+    """
+    out = bytearray()
+    m = white | black
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        old = undone.get(i)
+        lg, pc = (legs[i], pins[i]) if old is None else old
+        out += bytes((i & 255, i >> 8, (64 if black & low else 0) | lg << 3 | pc))
+    out += _SIDE_AND_SCORES.pack(side, white_score, black_score)
+    return bytes(out)
 
 
 def _nth_bit(m: int, k: int) -> int:
