@@ -60,7 +60,7 @@ def test_reader_streams_from_a_file_like_object_and_keeps_going_after_bad_games(
 
 
 def test_the_reader_does_not_need_the_whole_file() -> None:
-    def lines():  # a generator: read_games must consume it lazily
+    def lines() -> Iterator[str]:  # a generator: read_games must consume it lazily
         yield from GOOD.splitlines(keepends=True)
         raise AssertionError("read past the first game")
 
@@ -172,16 +172,14 @@ def test_unclosed_comment() -> None:
 def test_the_movetext_is_checked_as_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     # A one-game file of any length must not be held as tokens until its result:
     # each turn is parsed and played when its line is read.
-    import engine.record
-
     parsed: list[str] = []
-    real_parse = engine.record.Turn.parse
+    real_parse = Turn.parse
 
     def parse(text: str) -> Turn:
         parsed.append(text)
         return real_parse(text)
 
-    monkeypatch.setattr(engine.record.Turn, "parse", staticmethod(parse))
+    monkeypatch.setattr(Turn, "parse", staticmethod(parse))
 
     def lines() -> Iterator[str]:
         yield '[Event "long"]\n'

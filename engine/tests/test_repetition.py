@@ -133,7 +133,10 @@ def test_only_quiet_turns_keep_a_key() -> None:
 
 
 def _key(pos: Position) -> bytes:
-    return _repetition_key(*pos._occ, pos._legs, pos._pins, {}, pos._side, *pos._score)
+    (white, black), (white_score, black_score) = pos._occ, pos._score
+    return _repetition_key(
+        white, black, pos._legs, pos._pins, {}, pos._side, white_score, black_score
+    )
 
 
 def test_the_key_names_a_position_exactly() -> None:
