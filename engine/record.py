@@ -302,11 +302,15 @@ class StringExporter(BaseVisitor[str]):
     def __init__(self, columns: int = 80) -> None:
         self.columns = columns
         self.lines: list[str] = []
-        self.current = ""
+        # the tokens of the line being filled and its width (a list, not a
+        # string grown by +=: that copies the line at every token)
+        self._tokens: list[str] = []
+        self._width = 0
 
     def begin_game(self) -> None:
         self.lines = []
-        self.current = ""
+        self._tokens = []
+        self._width = 0
 
     def visit_header(self, tag: str, value: str) -> None:
         self.lines.append(f'[{tag} "{_escape(value)}"]')
@@ -315,13 +319,11 @@ class StringExporter(BaseVisitor[str]):
         self.lines.append("")
 
     def _write_token(self, token: str) -> None:
-        if not self.current:
-            self.current = token
-        elif len(self.current) + 1 + len(token) <= self.columns:
-            self.current += " " + token
-        else:
-            self.lines.append(self.current)
-            self.current = token
+        if self._tokens and self._width + 1 + len(token) > self.columns:
+            self.lines.append(" ".join(self._tokens))
+            self._tokens = []
+        self._width = self._width + 1 + len(token) if self._tokens else len(token)
+        self._tokens.append(token)
 
     def visit_number(self, text: str) -> None:
         self._write_token(text)
@@ -339,9 +341,10 @@ class StringExporter(BaseVisitor[str]):
         self._write_token(result)
 
     def end_game(self) -> str:
-        if self.current:
-            self.lines.append(self.current)
-        self.current = ""
+        if self._tokens:
+            self.lines.append(" ".join(self._tokens))
+        self._tokens = []
+        self._width = 0
         return "\n".join(self.lines) + "\n"
 
 
