@@ -1,11 +1,12 @@
 """Engine memory benchmark: peak memory of two large inputs, each in a fresh process.
 
-    python bench/engine_memory.py [record|long-game ...] [--mb 50] [--turns 20000]
+    python bench/engine_memory.py [record|record-line|long-game ...] [--mb 50] [--turns 20000]
 
 * ``record``: read one game record of ``--mb`` megabytes (a single game: a
   random game from the standard start, its turns written again and again, so
   the replay stops at the end of the game and the rest is only parsed) from
-  a file with :func:`engine.read_games`.
+  a file with :func:`engine.read_games`. ``record-line``: the same with the
+  whole movetext on one line (the reader holds a line at a time: this one).
 * ``long-game``: ``--turns`` quiet turns (moves without an action: both sides
   have used up their supply) on the largest custom board, columns A-Z and rows
   1-99, with the repetition rule in force: two walkers go round loops of 98
@@ -30,7 +31,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
 
-from engine import GameRecord, Position, Turn, read_games, write_game, write_games
+from engine import GameRecord, Position, Turn, read_games, write_game
 
 BIG_BOARD = ",".join(f"{c}1-99" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -53,7 +54,7 @@ def _peak_mb() -> float:
 # -- the record case ------------------------------------------------------------
 
 
-def make_record(path: pathlib.Path, megabytes: float) -> int:
+def make_record(path: pathlib.Path, megabytes: float, columns: int = 80) -> int:
     """Write one game of about ``megabytes`` MB to ``path``; return its number of turns."""
     rng = random.Random(2026)
     pos = Position.standard()
@@ -65,7 +66,7 @@ def make_record(path: pathlib.Path, megabytes: float) -> int:
     for _ in range(2):  # the turn numbers grow longer: correct the estimate once
         turns = game * copies
         with path.open("w", encoding="utf-8") as handle:
-            write_games([GameRecord(turns=turns, result=pos.result())], handle)
+            handle.write(write_game(GameRecord(turns=turns, result=pos.result()), columns=columns))
         copies = max(1, round(copies * megabytes * 1_000_000 / path.stat().st_size))
     return len(turns)
 
@@ -160,16 +161,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         case, arg = args.child
-        if case == "record":
+        if case in ("record", "record-line"):
             child_record(arg)
         else:
             child_long_game(int(arg))
         return
     with tempfile.TemporaryDirectory() as tmp:
         for case in args.cases:
-            if case == "record":
+            if case in ("record", "record-line"):
                 path = pathlib.Path(tmp) / "big.agn"
-                make_record(path, args.mb)
+                make_record(path, args.mb, 80 if case == "record" else 10**12)
                 arg = str(path)
             elif case == "long-game":
                 arg = str(args.turns)
