@@ -45,7 +45,16 @@ from engine.errors import (
 )
 from engine.position import STANDARD_START, Position
 
-__all__ = ["COMMANDS", "Command", "main", "parse_position"]
+__all__ = [
+    "COMMANDS",
+    "MAX_DIGITS",
+    "MAX_SECONDS",
+    "Command",
+    "integer",
+    "main",
+    "parse_position",
+    "seconds",
+]
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1

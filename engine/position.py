@@ -31,6 +31,7 @@ __all__ = [
     "MAX_LEGS",
     "MAX_LIMBS",
     "MAX_PINCERS",
+    "MAX_SCORE_DIGITS",
     "STANDARD_START",
     "WINNING_SCORE",
     "Color",
@@ -55,7 +56,7 @@ RawTurn = tuple[int, int, bool, int, int]
 # One entry of the turn stack: the raw turn, the state before it (occupancy,
 # legs and pincers in supply, scores), the (cell, legs, pincers) it changed,
 # and for a quiet turn (no action, no score change) the repetition key of the
-# position before it (see Position._repetition_key), else None.
+# position before it (see _repetition_key below), else None.
 _StackEntry = tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], "bytes | None"]
 _KIND_CODE: dict[str, int] = {"create": 1, "leg": 2, "pincer": 3}
 _KIND_NAME: tuple[ActionKind | None, ...] = (None, "create", "leg", "pincer")
