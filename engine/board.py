@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Iterable
 
+from engine._text import ASCII_SPACE, ascii_upper, decimal, non_ascii, shown
 from engine.errors import InvalidBoardError
 
 __all__ = ["STANDARD_BOARD", "STANDARD_BOARD_TEXT", "Board"]
@@ -141,31 +142,41 @@ class Board:
         try:
             return cls(cls._parse_cells(text))
         except InvalidBoardError as exc:
-            raise InvalidBoardError(f"invalid board {text!r}: {exc}") from None
+            raise InvalidBoardError(f"invalid board {shown(text, 200)}: {exc}") from None
 
     @staticmethod
     def _parse_cells(text: str) -> list[tuple[int, int]]:
-        if not text.strip():
+        if not text.strip(ASCII_SPACE):
             raise InvalidBoardError("empty board description")
         cells: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for item in text.split(","):
-            part = item.strip()
+            part = item.strip(ASCII_SPACE)
             m = _RANGE_RE.fullmatch(part)
             if m is None:
-                if part and not ("A" <= part[0].upper() <= "Z"):
-                    raise InvalidBoardError(f"{part!r}: a column is a letter A-Z")
+                head = part[:1]
+                if head and not head.isascii() and not head.isalpha():
+                    pass  # a non-ASCII space or sign: said below
+                elif head and not ("A" <= head <= "Z" or "a" <= head <= "z"):
+                    raise InvalidBoardError(f"{shown(part)}: a column is a letter A-Z")
+                bad = non_ascii(part)
+                if bad is not None:
+                    raise InvalidBoardError(f"{shown(part)}: {bad}: a board is written in ASCII")
                 raise InvalidBoardError(
-                    f"{part!r} is not a column range such as 'A1-4' or a cell such as 'A1'"
+                    f"{shown(part)} is not a column range such as 'A1-4' or a cell such as 'A1'"
                 )
             col = ord(m.group(1).upper()) - 65
-            if not 0 <= col < 26:
-                raise InvalidBoardError(f"{part!r}: a column is a letter A-Z")
-            first = int(m.group(2))
-            last = int(m.group(3)) if m.group(3) is not None else first
-            for row in (first, last):
+            rows = []
+            for digits in (m.group(2), m.group(3) or m.group(2)):
+                row = decimal(digits, 4)  # never int() of thousands of digits
+                if row is None:
+                    raise InvalidBoardError(
+                        f"{shown(part)}: a row of {len(digits.lstrip('0'))} digits is outside 1-99"
+                    )
                 if not 1 <= row <= 99:
-                    raise InvalidBoardError(f"{part!r}: row {row} is outside 1-99")
+                    raise InvalidBoardError(f"{shown(part)}: row {row} is outside 1-99")
+                rows.append(row)
+            first, last = rows
             if last < first:
                 raise InvalidBoardError(f"{part!r}: the range runs backwards")
             for r in range(first - 1, last):
@@ -213,15 +224,15 @@ class Board:
         >>> STANDARD_BOARD.coordinates("d5")
         (3, 4)
         """
-        return self._coords[name.upper()]
+        return self._coords[ascii_upper(name)]
 
     def neighbours(self, name: str) -> tuple[str, ...]:
         """Names of the neighbouring cells on this board, in column-then-row order."""
-        i = self.index[name.upper()]
+        i = self.index[ascii_upper(name)]
         return tuple(self.names[j] for j in self.bits(self.neighbour_masks[i]))
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name.upper() in self._coords
+        return isinstance(name, str) and ascii_upper(name) in self._coords
 
     def __len__(self) -> int:
         return len(self._cells)

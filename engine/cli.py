@@ -14,7 +14,10 @@ Commands (one ``cmd_*`` function each, registered in :data:`COMMANDS`):
 POSITION is a position string (RULES.md §7, quote it: it has spaces) or the
 word ``start`` for the standard start. Exit status: 0 success, 1 an illegal
 turn (or a game with one), 2 a syntax error (bad position, turn, board or
-file) or bad usage. Errors are one line on stderr, never a traceback.
+file) or bad usage. Errors are one line on stderr, never a traceback; bad
+usage is one line too (``--help`` shows the usage). Numbers are ASCII digits;
+``--time`` is a finite number of seconds, more than 0 and at most
+:data:`MAX_SECONDS`.
 
 To add a command, write ``cmd_name(args) -> int`` and ``args_name(parser)``
 and append a :class:`Command` to :data:`COMMANDS`.
@@ -23,13 +26,17 @@ and append a :class:`Command` to :data:`COMMANDS`.
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import re
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
+from engine._text import ASCII_SPACE, decimal, shown
 from engine.errors import (
     IllegalTurnError,
     InvalidBoardError,
@@ -38,11 +45,28 @@ from engine.errors import (
 )
 from engine.position import STANDARD_START, Position
 
-__all__ = ["COMMANDS", "Command", "main", "parse_position"]
+__all__ = [
+    "COMMANDS",
+    "MAX_DIGITS",
+    "MAX_SECONDS",
+    "Command",
+    "integer",
+    "main",
+    "parse_position",
+    "seconds",
+]
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_SYNTAX = 2
+
+#: the largest time budget per turn ``match --time`` accepts, in seconds
+MAX_SECONDS = 3600.0
+#: integer options and arguments have at most this many digits
+MAX_DIGITS = 9
+
+_INTEGER_RE = re.compile(r"([+-]?)([0-9]+)")
+_SECONDS_RE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 
 class CommandError(Exception):
@@ -59,9 +83,53 @@ def parse_position(text: str) -> Position:
     >>> parse_position("start")
     Position.from_string('D2W00,D6B00 w 0-0')
     """
-    if text.strip().lower() == "start":
+    if text.strip(ASCII_SPACE).lower() == "start":
         return Position(STANDARD_START)
     return Position.from_string(text)
+
+
+def integer(text: str) -> int:
+    """An integer argument: ASCII digits (at most :data:`MAX_DIGITS`), optionally signed.
+
+    Unlike ``int``, refuses ``'1_000'``, ``' 3 '``, fullwidth or Arabic-Indic
+    digits and numbers too long for ``int()``.
+
+    >>> integer("-12"), integer("+7")
+    (-12, 7)
+    >>> integer("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '9999999999999999999999999999999999999999'... (5000 characters) is not a whole number of at most 9 digits
+    """
+    m = _INTEGER_RE.fullmatch(text)
+    value = decimal(m.group(2), MAX_DIGITS) if m is not None else None
+    if m is None or value is None:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a whole number of at most {MAX_DIGITS} digits"
+        )
+    return -value if m.group(1) == "-" else value
+
+
+def seconds(text: str) -> float:
+    """A time budget: a finite decimal number of seconds, > 0 and <= :data:`MAX_SECONDS`.
+
+    >>> seconds("0.5"), seconds("2e1")
+    (0.5, 20.0)
+    >>> seconds("inf")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'inf' is not a number of seconds more than 0 and at most 3600
+    """
+    value = float(text) if len(text) <= 40 and _SECONDS_RE.fullmatch(text) else math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a number of seconds more than 0 and at most {MAX_SECONDS:g}"
+        )
+    return value
+
+
+def _file_name(name: str) -> str:
+    return name if name.isprintable() else shown(name)
 
 
 # -- commands -----------------------------------------------------------------
@@ -80,7 +148,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 def args_perft(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("position", help="position string or 'start'")
-    parser.add_argument("depth", type=int, help="number of turns (>= 0)")
+    parser.add_argument("depth", type=integer, help="number of turns (>= 0)")
     parser.add_argument(
         "--divide", action="store_true", help="first print each turn with its own count"
     )
@@ -134,7 +202,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", newline="")  # noqa: SIM115
         )
     except OSError as exc:
-        raise CommandError(f"cannot read {args.file}: {exc.strerror}", EXIT_SYNTAX) from None
+        raise CommandError(
+            f"cannot read {_file_name(args.file)}: {exc.strerror}", EXIT_SYNTAX
+        ) from None
     illegal = syntax = games = 0
     first_bad = ""
     try:
@@ -160,14 +230,19 @@ def cmd_check(args: argparse.Namespace) -> int:
                 syntax += 1
             first_bad = first_bad or f"game {record.index}"
     except UnicodeDecodeError as exc:
-        raise CommandError(f"{args.file} is not UTF-8 text: {exc.reason}", EXIT_SYNTAX) from None
+        raise CommandError(
+            f"{_file_name(args.file)} is not UTF-8 text: {exc.reason}", EXIT_SYNTAX
+        ) from None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise CommandError(f"cannot read {_file_name(args.file)}: {why}", EXIT_SYNTAX) from None
     finally:
         if stream is not sys.stdin:
             stream.close()
     bad = illegal + syntax
     if bad:
         print(
-            f"error: {args.file}: {bad} of {games} game{'s' if games != 1 else ''} "
+            f"error: {_file_name(args.file)}: {bad} of {games} game{'s' if games != 1 else ''} "
             f"with errors ({illegal} with an illegal turn or result; first: {first_bad})",
             file=sys.stderr,
         )
@@ -177,13 +252,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def args_selfplay(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument("--games", type=integer, default=100, help="number of games (default 100)")
+    parser.add_argument("--seed", type=integer, default=None, help="random seed")
     parser.add_argument(
         "--position", default="start", help="start position string or 'start' (default)"
     )
     parser.add_argument(
-        "--max-turns", type=int, default=10_000, help="stop a game after this many turns"
+        "--max-turns", type=integer, default=10_000, help="stop a game after this many turns"
     )
     parser.add_argument("--verbose", action="store_true", help="print one line per game")
 
@@ -230,23 +305,26 @@ def args_match(parser: argparse.ArgumentParser) -> None:
     names = ", ".join(PLAYER_NAMES)
     parser.add_argument("a", metavar="PLAYER_A", help=f"one of {names}")
     parser.add_argument("b", metavar="PLAYER_B", help="the opponent")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--games", type=integer, default=10, help="number of games (default 10)")
     parser.add_argument(
-        "--time", type=float, default=1.0, help="seconds per turn for each player (default 1)"
+        "--time",
+        type=seconds,
+        default=1.0,
+        help=f"seconds per turn for each player, at most {MAX_SECONDS:g} (default 1)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="random seed")
+    parser.add_argument("--seed", type=integer, default=None, help="random seed")
     parser.add_argument(
         "--position", default="start", help="start position string or 'start' (default)"
     )
     parser.add_argument(
         "--max-turns",
-        type=int,
+        type=integer,
         default=MAX_TURNS,
         help=f"a game still running after this many turns is a draw (default {MAX_TURNS})",
     )
     parser.add_argument(
         "--random-turns",
-        type=int,
+        type=integer,
         default=0,
         help="start each pair of games with this many random turns (default 0)",
     )
@@ -262,10 +340,8 @@ def cmd_match(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}", EXIT_SYNTAX
             )
-    if args.games < 1 or args.max_turns < 1 or args.random_turns < 0 or not args.time > 0:
-        raise CommandError(
-            "--games and --max-turns must be >= 1, --random-turns >= 0, --time > 0", EXIT_SYNTAX
-        )
+    if args.games < 1 or args.max_turns < 1 or args.random_turns < 0:
+        raise CommandError("--games and --max-turns must be >= 1, --random-turns >= 0", EXIT_SYNTAX)
     start = parse_position(args.position)
     if start.outcome() is not None:
         raise CommandError("the start position is already over", EXIT_SYNTAX)
@@ -322,9 +398,13 @@ COMMANDS: list[Command] = [
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        raise CommandError(f"{self.prog}: {message}", EXIT_SYNTAX)
+    """Usage errors are one line (argparse prints the usage, then the error)."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split())
+        if len(message) > 300:
+            message = f"{message[:200]}... ({len(message)} characters)"
+        raise CommandError(f"{self.prog}: {message} (see --help)", EXIT_SYNTAX)
 
 
 def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
@@ -342,6 +422,11 @@ def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentPar
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        # a name or comment in a record may not be encodable on this terminal
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         args = build_parser().parse_args(argv)
         return int(args.run(args))

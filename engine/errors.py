@@ -3,9 +3,14 @@
 Parsing has two layers, as in python-chess: text that is not a turn at all
 raises :class:`InvalidTurnError`; a well-formed turn that the rules forbid in
 a given position raises :class:`IllegalTurnError`.
+
+Messages name the input; an input longer than 80 characters is shown by its
+start and its length (the full text stays in the ``text`` attribute).
 """
 
 from __future__ import annotations
+
+from engine._text import shown
 
 __all__ = [
     "IllegalTurnError",
@@ -33,7 +38,7 @@ class _TurnError(ValueError):
         self.reason = reason
         self.position = position
         where = f" in {position!r}" if position is not None else ""
-        super().__init__(f"{self.kind} {text!r}{where}: {reason}")
+        super().__init__(f"{self.kind} {shown(text)}{where}: {reason}")
 
 
 class InvalidTurnError(_TurnError):

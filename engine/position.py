@@ -12,10 +12,12 @@ from __future__ import annotations
 import enum
 import random
 import re
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.board import STANDARD_BOARD, Board
+from engine._text import ASCII_SPACE, ascii_upper, decimal, non_ascii, shown
+from engine.board import STANDARD_BOARD, Board, parse_cell
 from engine.errors import (
     IllegalTurnError,
     InvalidBoardError,
@@ -29,6 +31,7 @@ __all__ = [
     "MAX_LEGS",
     "MAX_LIMBS",
     "MAX_PINCERS",
+    "MAX_SCORE_DIGITS",
     "STANDARD_START",
     "WINNING_SCORE",
     "Color",
@@ -50,10 +53,19 @@ WINNING_SCORE = 5
 # with bit indices, from = -1 without a move, cell = -1 and kind = 0 without an
 # action, kind 1 / 2 / 3 = create / leg / pincer.
 RawTurn = tuple[int, int, bool, int, int]
+# One entry of the turn stack: the raw turn, the state before it (occupancy,
+# legs and pincers in supply, scores), the (cell, legs, pincers) it changed,
+# and for a quiet turn (no action, no score change) the repetition key of the
+# position before it (see _repetition_key below), else None.
+_StackEntry = tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], "bytes | None"]
 _KIND_CODE: dict[str, int] = {"create": 1, "leg": 2, "pincer": 3}
 _KIND_NAME: tuple[ActionKind | None, ...] = (None, "create", "leg", "pincer")
 _PIECE_RE = re.compile(r"([A-Za-z][0-9]+)([WBwb])([0-9])([0-9])")
 _SCORES_RE = re.compile(r"([0-9]+)-([0-9]+)")
+_SIDE_AND_SCORES = struct.Struct("<BII")
+_FIELD_SEPARATOR_RE = re.compile(f"[{ASCII_SPACE}]+")
+#: a score in a position string has at most this many digits (leading zeros aside)
+MAX_SCORE_DIGITS = 9
 
 
 class Color(enum.Enum):
@@ -122,10 +134,23 @@ class Piece:
 
     @classmethod
     def parse(cls, text: str) -> Piece:
-        """Parse ``<cell><W|B><legs><pincers>`` as in position strings (ValueError if bad)."""
-        m = _PIECE_RE.fullmatch(text)
-        if m is None or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS:
-            raise ValueError(f"{text!r} is not a piece such as 'D4B22'")
+        """Parse ``<cell><W|B><legs><pincers>`` as in position strings.
+
+        Raises :class:`InvalidPositionError` (a ValueError) if it is not one.
+
+        >>> Piece.parse("D0W00")
+        Traceback (most recent call last):
+        ...
+        engine.errors.InvalidPositionError: 'D0W00' is not a piece such as 'D4B22'
+        """
+        m = _PIECE_RE.fullmatch(text) if isinstance(text, str) else None
+        if (
+            m is None
+            or parse_cell(m.group(1)) is None
+            or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS
+        ):
+            shown_text = shown(text) if isinstance(text, str) else repr(text)
+            raise InvalidPositionError(f"{shown_text} is not a piece such as 'D4B22'")
         color = Color.WHITE if m.group(2) in "Ww" else Color.BLACK
         return cls(m.group(1).upper(), color, int(m.group(3)), int(m.group(4)))
 
@@ -270,9 +295,10 @@ class Position:
         """
         cells = []
         for cell in (white_cell, black_cell):
-            if not isinstance(cell, str) or cell.upper() not in board.index:
-                raise InvalidPositionError(f"pie setup: {cell!r} is not a cell of the board")
-            cells.append(cell.upper())
+            if not isinstance(cell, str) or ascii_upper(cell) not in board.index:
+                shown_cell = shown(cell) if isinstance(cell, str) else repr(cell)
+                raise InvalidPositionError(f"pie setup: {shown_cell} is not a cell of the board")
+            cells.append(ascii_upper(cell))
         if cells[0] == cells[1]:
             raise InvalidPositionError(f"pie setup: both adaptoids on {cells[0]}")
         pieces = sorted([(board.index[cells[0]], "W"), (board.index[cells[1]], "B")])
@@ -288,9 +314,13 @@ class Position:
             )
 
         def fail(reason: str) -> InvalidPositionError:
-            return InvalidPositionError(f"invalid position {text!r}: {reason}")
+            return InvalidPositionError(f"invalid position {shown(text, 200)}: {reason}")
 
-        fields = text.split()
+        bad = non_ascii(text)
+        if bad is not None:
+            raise fail(f"{bad}: a position string is written in ASCII")
+        stripped = text.strip(ASCII_SPACE)
+        fields = _FIELD_SEPARATOR_RE.split(stripped) if stripped else []
         if len(fields) not in (3, 4):
             raise fail(
                 "expected '<pieces> <side> <white score>-<black score> [<board>]', "
@@ -313,12 +343,14 @@ class Position:
                 m = _PIECE_RE.fullmatch(item)
                 if m is None:
                     raise fail(
-                        f"{item!r} is not a piece such as 'D4B22' (cell, W or B, legs, pincers)"
+                        f"{shown(item)} is not a piece such as 'D4B22' "
+                        "(cell, W or B, legs, pincers)"
                     )
                 name = m.group(1).upper()
                 i = board.index.get(name)
                 if i is None:
-                    raise fail(f"cell {name} is not on the board")
+                    shown_name = name if len(name) <= 40 else shown(name, 40)
+                    raise fail(f"cell {shown_name} is not on the board")
                 if (occ[0] | occ[1]) >> i & 1:
                     raise fail(f"cell {name} is listed twice")
                 c = 0 if m.group(2) in "Ww" else 1
@@ -331,10 +363,18 @@ class Position:
                 np_[c] += pc
         side = {"w": 0, "b": 1}.get(fields[1].lower())
         if side is None:
-            raise fail(f"the side to move is 'w' or 'b', not {fields[1]!r}")
+            raise fail(f"the side to move is 'w' or 'b', not {shown(fields[1])}")
         m = _SCORES_RE.fullmatch(fields[2])
         if m is None:
-            raise fail(f"the scores are '<white>-<black>' such as '0-0', not {fields[2]!r}")
+            raise fail(f"the scores are '<white>-<black>' such as '0-0', not {shown(fields[2])}")
+        scores: list[int] = []
+        for digits in m.groups():
+            score = decimal(digits, MAX_SCORE_DIGITS)  # never int() of thousands of digits
+            if score is None:
+                raise fail(
+                    f"a score has at most {MAX_SCORE_DIGITS} digits, not {len(digits.lstrip('0'))}"
+                )
+            scores.append(score)
         for c in (0, 1):
             for what, n, limit in (
                 ("adaptoids", occ[c].bit_count(), MAX_ADAPTOIDS),
@@ -349,9 +389,9 @@ class Position:
         self._pins = pins
         self._nl = nl
         self._np = np_
-        self._score = [int(m.group(1)), int(m.group(2))]
+        self._score = scores
         self._side = side
-        self._stack: list[tuple[RawTurn, tuple[int, ...], list[tuple[int, int, int]], object]] = []
+        self._stack: list[_StackEntry] = []
 
     def copy(self) -> Position:
         """An independent copy, including the turn stack (so repetition still counts)."""
@@ -417,7 +457,7 @@ class Position:
         >>> Position.standard().piece_at("d6")
         Piece.parse('D6B00')
         """
-        name = cell.upper()
+        name = ascii_upper(cell)
         i = self.board.index[name]
         for c in (0, 1):
             if self._occ[c] >> i & 1:
@@ -556,7 +596,6 @@ class Position:
         nl = self._nl
         np_ = self._np
         score = self._score
-        before = self._key() if kind == 0 else None
         saved = (occ[0], occ[1], nl[0], nl[1], np_[0], np_[1], score[0], score[1])
         changes: list[tuple[int, int, int]] = []
         over = False
@@ -626,10 +665,11 @@ class Position:
         self._side = o
         # A turn without an action and without a score change keeps the
         # material: only such turns can lead back to an earlier position.
-        if before is not None and score[0] == saved[6] and score[1] == saved[7]:
-            rep: object = before
-        else:
-            rep = None
+        # They keep a compact key of the position before them, not a copy.
+        rep: bytes | None = None
+        if kind == 0 and score[0] == saved[6] and score[1] == saved[7]:
+            undone = {i: (lg, pc) for i, lg, pc in reversed(changes)}
+            rep = _repetition_key(saved[0], saved[1], legs, pins, undone, s, saved[6], saved[7])
         self._stack.append((raw, saved, changes, rep))
 
     def _pop_raw(self) -> None:
@@ -668,12 +708,18 @@ class Position:
 
         Only turns without an action and without a capture can repeat a
         position, so the search stops at the last turn that changed material
-        or scores.
+        or scores. Each such turn keeps the repetition key of the position
+        before it: a few bytes per adaptoid that name the position exactly
+        (no hash collision can make or miss a repetition), not a copy of it.
         """
         stack = self._stack
         if len(stack) < 2 * (count - 1) or stack[-1][3] is None:
             return count <= 1
-        current = self._key()
+        occ = self._occ
+        score = self._score
+        current = _repetition_key(
+            occ[0], occ[1], self._legs, self._pins, {}, self._side, score[0], score[1]
+        )
         seen = 1
         for entry in reversed(stack):
             before = entry[3]
@@ -1167,6 +1213,40 @@ class Position:
                 return f, t, attack, under6[k], 2
             k -= nu
         return f, t, attack, under6[k], 3
+
+
+def _repetition_key(
+    white: int,
+    black: int,
+    legs: list[int],
+    pins: list[int],
+    undone: dict[int, tuple[int, int]],
+    side: int,
+    white_score: int,
+    black_score: int,
+) -> bytes:
+    """The position as the repetition rule compares it (pieces, side to move and
+    scores), exactly and compactly: three bytes per adaptoid in bit order (the
+    bit index in two, then ``colour << 6 | legs << 3 | pincers``), then the side
+    and the scores. ``undone`` gives the limbs of the cells whose ``legs`` and
+    ``pins`` have changed since.
+
+    >>> pos = Position.from_string("A1W11,A3B02 b 3-1 A1-3")
+    >>> key = _repetition_key(*pos._occ, pos._legs, pos._pins, {}, pos._side, *pos._score)
+    >>> key[:3].hex(), key[3:6].hex(), key[6:].hex()  # A1 (bit 0) W11, A3 (bit 2) B02, b 3-1
+    ('000009', '020042', '010300000001000000')
+    """
+    out = bytearray()
+    m = white | black
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        old = undone.get(i)
+        lg, pc = (legs[i], pins[i]) if old is None else old
+        out += bytes((i & 255, i >> 8, (64 if black & low else 0) | lg << 3 | pc))
+    out += _SIDE_AND_SCORES.pack(side, white_score, black_score)
+    return bytes(out)
 
 
 def _nth_bit(m: int, k: int) -> int:

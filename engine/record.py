@@ -33,12 +33,12 @@ reads back to the same record.
 from __future__ import annotations
 
 import functools
-import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TextIO, TypeVar
 
+from engine._text import ASCII_SPACE, non_ascii, shown
 from engine.board import STANDARD_BOARD, Board
 from engine.errors import (
     IllegalTurnError,
@@ -74,7 +74,7 @@ SEVEN_TAG_ROSTER = {
 _SETUP_TAGS = ("Opening", "Board", "Position", "Termination")
 _RULE_TERMINATIONS = ("captures", "elimination", "repetition")
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
 _TOKEN_RE = re.compile(
     r"""
     (?P<number>[0-9]+\.(?:\.\.)?)
@@ -82,9 +82,10 @@ _TOKEN_RE = re.compile(
   | (?P<turn>[A-Za-z0-9-]+(?:[ \t]*,[ \t]*[A-Za-z0-9-]+)*)
   | (?P<other>[^\s{]+)
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,
 )
-_NUMBER_RE = re.compile(r"([0-9]+)(\.\.\.|\.)")
+#: a movetext word: up to a space, a comment or the end of the line
+_WORD_RE = re.compile(f"[^{ASCII_SPACE}{{;]+")
 
 T = TypeVar("T")
 
@@ -386,35 +387,72 @@ def write_games(records: Iterable[GameRecord], handle: TextIO) -> int:
 
 # -- reading ------------------------------------------------------------------
 
-
-@dataclass
-class _Token:
-    kind: str  # "number", "turn", "comment", "result", "other"
-    text: str
-    line: int
+#: at most this many distinct turn texts are shared between the turns of the
+#: records read by one :func:`read_games` call (then the table starts afresh)
+_SHARED_TEXTS = 16384
 
 
 class _GameReader:
-    """Collects one game's lines, then checks it and builds its record."""
+    """Reads one game as it comes: tag pairs, then the movetext token by token.
 
-    def __init__(self, index: int) -> None:
+    Each movetext token is checked as it arrives (the start position is set up
+    when the first movetext line begins: the tag pairs are complete then), so
+    nothing grows with the length of the movetext but the record itself: its
+    turns (one shared string per distinct turn text), comments and errors.
+    Tokens that follow the previous game's result on its line come before
+    this game's tag pairs: they wait (one line at most) for the movetext.
+    """
+
+    def __init__(self, index: int, texts: dict[str, str]) -> None:
         self.index = index
         self.headers: dict[str, str] = {}
-        self.tokens: list[_Token] = []
+        #: problems found while reading tag pairs and comments
         self.errors: list[RecordError] = []
         self.started = False  # any content seen
+        self._texts = texts
+        self._record: GameRecord | None = None
+        #: problems of the start position, the movetext and the result, in order
+        self._body: list[RecordError] = []
+        self._pos: Position | None = None
+        self._side = 0
+        self._failed = False
+        self._waiting: list[tuple[str, str, int]] | None = []  # None once in the movetext
 
     def error(self, message: str, turn: int | None = None, kind: str = "syntax") -> None:
         self.errors.append(RecordError(self.index, turn, message, kind))  # type: ignore[arg-type]
 
-    def build(self, ended: bool, where: str) -> GameRecord:
-        if not ended:
-            self.error(f"the game has no result token (1-0, 0-1, 1/2-1/2 or *) {where}")
-        record = GameRecord(headers=self.headers, index=self.index, errors=self.errors)
+    def _error(self, message: str, turn: int | None = None, kind: str = "syntax") -> None:
+        self._body.append(RecordError(self.index, turn, message, kind))  # type: ignore[arg-type]
+
+    def _begin(self) -> GameRecord:
+        record = GameRecord(headers=self.headers, index=self.index)
         start = self._start()
         if start is not None:
             record.start = start.to_string()
-        self._movetext(record, start)
+            self._side = 0 if start.side_to_move.letter == "w" else 1
+        self._pos = start
+        self._failed = start is None
+        self._record = record
+        return record
+
+    def start_movetext(self) -> None:
+        """A movetext line begins: no more tag pairs; check the tokens that waited."""
+        waiting = self._waiting
+        if waiting is None:
+            return
+        self._waiting = None
+        self._begin()
+        for token in waiting:
+            self.feed(*token)
+
+    def build(self, ended: bool, where: str) -> GameRecord:
+        """The record, once the game's last line has been read."""
+        self.start_movetext()
+        record = self._record or self._begin()
+        if not ended:
+            self.error(f"the game has no result token (1-0, 0-1, 1/2-1/2 or *) {where}")
+        self._finish(record)
+        record.errors = self.errors + self._body
         return record
 
     def _start(self) -> Position | None:
@@ -426,112 +464,149 @@ class _GameReader:
             try:
                 board = Board.parse(board_text)
             except InvalidBoardError as exc:
-                self.error(f"Board tag: {exc}")
+                self._error(f"Board tag: {exc}")
                 return None
         if text is None:
             if board is not None and board != STANDARD_BOARD:
-                self.error("Board tag: a game on a custom board needs a Position tag")
+                self._error("Board tag: a game on a custom board needs a Position tag")
                 return None
             return Position.standard()
         try:
             pos = Position.from_string(text)
         except InvalidPositionError as exc:
-            self.error(f"Position tag: {exc}")
+            self._error(f"Position tag: {exc}")
             return None
         if board is not None and board != pos.board:
-            self.error(f"Board tag {board_text!r} differs from the board of the Position tag")
+            self._error(f"Board tag {board_text!r} differs from the board of the Position tag")
             return None
         if opening == "standard" and pos.to_string() != STANDARD_START:
-            self.error("the Position tag is not the standard start: add an Opening tag")
+            self._error("the Position tag is not the standard start: add an Opening tag")
             return None
         return pos
 
-    def _movetext(self, record: GameRecord, start: Position | None) -> None:
-        pos = start.copy() if start is not None else None
-        side = 0 if start is None or start.side_to_move.letter == "w" else 1
-        failed = pos is None
-        for token in self.tokens:
-            ply = len(record.turns) + side
-            if token.kind == "comment":
-                spot = len(record.turns)
-                text = " ".join(token.text.split())
-                if text:
-                    old = record.comments.get(spot)
-                    record.comments[spot] = f"{old} {text}" if old else text
-                continue
-            if token.kind == "number":
-                m = _NUMBER_RE.fullmatch(token.text)
-                assert m is not None
-                want = f"{ply // 2 + 1}{'...' if ply % 2 else '.'}"
-                if token.text != want and not failed:
-                    self.error(
-                        f"line {token.line}: turn number {token.text!r} where {want!r} belongs",
-                        len(record.turns) + 1,
-                    )
-                    failed = True
-                continue
-            if token.kind == "result":
-                record.result = token.text
-                continue
-            if token.kind == "other":
-                if not failed:
-                    self.error(
-                        f"line {token.line}: unexpected {token.text!r} in the movetext",
-                        len(record.turns) + 1,
-                    )
-                    failed = True
-                continue
-            # a turn
-            number = len(record.turns) + 1
-            label = f"{ply // 2 + 1}{'...' if ply % 2 else '.'} {token.text}"
-            try:
-                turn = Turn.parse(token.text)
-            except InvalidTurnError as exc:
-                record.turns.append(token.text)
-                if not failed:
-                    self.error(f"line {token.line}: {label}: {exc.reason}", number)
-                    failed = True
-                continue
-            record.turns.append(str(turn))
-            if failed or pos is None:
-                continue
-            try:
-                pos.push_text(token.text)
-            except IllegalTurnError as exc:
-                self.error(f"line {token.line}: {label}: {exc}", number, "illegal")
-                failed = True
+    def _shared(self, text: str, stored: str) -> str:
+        """One string object for all the turns written ``text`` (``stored`` the first time)."""
+        texts = self._texts
+        if len(texts) >= _SHARED_TEXTS:
+            texts.clear()
+        return texts.setdefault(text, stored)
+
+    def feed(self, kind: str, text: str, line: int) -> None:
+        """One movetext token: "number", "turn", "comment", "result" or "other"."""
+        if self._waiting is not None:
+            self._waiting.append((kind, text, line))
+            return
+        record = self._record or self._begin()
+        turns = record.turns
+        if kind == "comment":
+            words = " ".join(text.split())
+            if words:
+                spot = len(turns)
+                old = record.comments.get(spot)
+                record.comments[spot] = f"{old} {words}" if old else words
+            return
+        if kind == "result":
+            record.result = text
+            return
+        ply = len(turns) + self._side
+        if kind == "number":
+            if self._failed:
+                return
+            want = f"{ply // 2 + 1}{'...' if ply % 2 else '.'}"
+            if text != want:
+                self._error(
+                    f"line {line}: turn number {shown(text)} where {want!r} belongs",
+                    len(turns) + 1,
+                )
+                self._failed = True
+            return
+        if kind == "other":
+            if not self._failed:
+                bad = non_ascii(text)
+                why = f": {bad}; the movetext is written in ASCII" if bad else ""
+                self._error(
+                    f"line {line}: unexpected {shown(text)} in the movetext{why}", len(turns) + 1
+                )
+                self._failed = True
+            return
+        # a turn
+        stored = self._texts.get(text)
+        try:
+            turn = Turn.parse(text)
+        except InvalidTurnError as exc:
+            turns.append(stored or self._shared(text, text))
+            if not self._failed:
+                self._error(f"line {line}: {_label(ply, text)}: {exc.reason}", len(turns))
+                self._failed = True
+            return
+        if stored is None:
+            canonical = str(turn)
+            stored = self._shared(text, self._shared(canonical, canonical))
+        turns.append(stored)
+        pos = self._pos
+        if self._failed or pos is None:
+            return
+        try:
+            pos.push_text(text)
+        except IllegalTurnError as exc:
+            self._error(f"line {line}: {_label(ply, text)}: {exc}", len(turns), "illegal")
+            self._failed = True
+
+    def _finish(self, record: GameRecord) -> None:
         tag = self.headers.get("Result")
         if tag is not None and tag != record.result:
-            self.error(f"the Result tag says {tag!r} but the movetext ends with {record.result!r}")
-        if not failed and pos is not None:
-            outcome = pos.outcome()
-            termination = self.headers.get("Termination", "")
-            if outcome is not None and outcome.result() != record.result:
-                self.error(
-                    f"the game ended {outcome.result()} by {outcome.termination.value} "
-                    f"after turn {len(record.turns)}, but the result is {record.result!r}",
-                    None,
-                    "illegal",
-                )
-            elif outcome is None and termination in _RULE_TERMINATIONS:
-                self.error(
-                    f"the Termination tag says {termination!r} but the game is not over",
-                    None,
-                    "illegal",
-                )
+            self._error(
+                f"the Result tag says {shown(tag)} but the movetext ends with {record.result!r}"
+            )
+        pos = self._pos
+        if self._failed or pos is None:
+            return
+        outcome = pos.outcome()
+        termination = self.headers.get("Termination", "")
+        if outcome is not None and outcome.result() != record.result:
+            self._error(
+                f"the game ended {outcome.result()} by {outcome.termination.value} "
+                f"after turn {len(record.turns)}, but the result is {record.result!r}",
+                None,
+                "illegal",
+            )
+        elif outcome is None and termination in _RULE_TERMINATIONS:
+            self._error(
+                f"the Termination tag says {termination!r} but the game is not over",
+                None,
+                "illegal",
+            )
+
+
+def _label(ply: int, text: str) -> str:
+    """A turn as messages show it: ``12... D3-D4`` (a long text shortened)."""
+    return f"{ply // 2 + 1}{'...' if ply % 2 else '.'} {text if len(text) <= 80 else shown(text)}"
 
 
 def _lines(source: str | TextIO | Iterable[str]) -> Iterator[str]:
-    if isinstance(source, str):
-        return iter(io.StringIO(source))
-    return iter(source)
+    """The lines of ``source`` with their line breaks; a text is split as it is
+    read (``io.StringIO`` would first copy all of it)."""
+    if not isinstance(source, str):
+        yield from source
+        return
+    start = 0
+    size = len(source)
+    while start < size:
+        end = source.find("\n", start)
+        end = size if end < 0 else end + 1
+        yield source[start:end]
+        start = end
 
 
 def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
     """Stream the games of a record text or text stream, one :class:`GameRecord` each.
 
     Never raises for a bad game: problems are in ``record.errors``, and the
-    following games are read as usual. Reads line by line.
+    following games are read as usual. Reads line by line and checks each
+    turn as it reads it: memory holds one line and the record being read,
+    not the tokens of its movetext. A byte-order mark before the first line
+    is skipped. The movetext is ASCII (RULES.md §6); comments and tag values
+    may be any text.
 
     >>> text = '''[White "A"]
     ... [Result "*"]
@@ -547,28 +622,36 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
     (['D2L', 'C6', 'D2P'], '1-0', {2: 'fine'}, [])
     """
     index = 1
-    game = _GameReader(index)
+    texts: dict[str, str] = {}
+    game = _GameReader(index, texts)
     in_movetext = False
     comment: list[str] | None = None  # open comment spanning lines
     comment_line = 0
-    line_no = 0
-    for line_no, raw_line in enumerate(_lines(source), 1):
-        line = raw_line.rstrip("\r\n")
-        rest = line
+    for line_no, line in enumerate(_lines(source), 1):
+        end = len(line)
+        while end and line[end - 1] in "\r\n":
+            end -= 1
+        pos = 1 if line_no == 1 and line.startswith("\ufeff") else 0  # a byte-order mark
         if comment is None:
-            stripped = line.strip()
-            if not stripped or stripped.startswith("%"):
+            first = pos
+            while first < end and line[first] in ASCII_SPACE:
+                first += 1
+            if first == end or line[first] == "%":
                 continue
-            if stripped.startswith("["):
+            if line[first] == "[":
                 if in_movetext:
                     yield game.build(False, f"before line {line_no}")
                     index += 1
-                    game = _GameReader(index)
+                    game = _GameReader(index, texts)
                     in_movetext = False
                 game.started = True
-                m = _TAG_RE.fullmatch(stripped)
+                last = end
+                while line[last - 1] in ASCII_SPACE:
+                    last -= 1
+                m = _TAG_RE.fullmatch(line, first, last)
                 if m is None:
-                    game.error(f"line {line_no}: malformed tag pair {stripped[:40]!r}")
+                    start = line[first : min(last, first + 40)]
+                    game.error(f"line {line_no}: malformed tag pair {start!r}")
                     continue
                 tag = m.group(1)
                 value = re.sub(r"\\(.)", r"\1", m.group(2))
@@ -579,21 +662,21 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
         # movetext (possibly continuing a comment)
         in_movetext = True
         game.started = True
-        pos = 0
-        while pos < len(rest):
+        game.start_movetext()
+        plain = line.isascii()
+        while pos < end:
             if comment is not None:
-                end = rest.find("}", pos)
-                if end < 0:
-                    comment.append(rest[pos:])
-                    pos = len(rest)
+                close = line.find("}", pos, end)
+                if close < 0:
+                    comment.append(line[pos:end])
                     break
-                comment.append(rest[pos:end])
-                game.tokens.append(_Token("comment", " ".join(comment), comment_line))
+                comment.append(line[pos:close])
+                game.feed("comment", " ".join(comment), comment_line)
                 comment = None
-                pos = end + 1
+                pos = close + 1
                 continue
-            ch = rest[pos]
-            if ch.isspace():
+            ch = line[pos]
+            if ch in ASCII_SPACE:
                 pos += 1
                 continue
             if ch == "{":
@@ -603,24 +686,32 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
                 pos += 1
                 continue
             if ch == ";":  # rest-of-line comment, as in PGN
-                game.tokens.append(_Token("comment", rest[pos + 1 :], line_no))
+                game.feed("comment", line[pos + 1 : end], line_no)
                 break
-            m = _TOKEN_RE.match(rest, pos)
+            if not plain:
+                word = _WORD_RE.match(line, pos, end)
+                if word is not None and not word.group().isascii():
+                    # one error for the whole word ('paſs', 'D3\xa0C6'), not its pieces
+                    game.feed("other", word.group(), line_no)
+                    game.started = True
+                    pos = word.end()
+                    continue
+            m = _TOKEN_RE.match(line, pos, end)
             assert m is not None
             kind = m.lastgroup or "other"
-            game.tokens.append(_Token(kind, m.group(), line_no))
+            game.feed(kind, m.group(), line_no)
             game.started = True
             pos = m.end()
             if kind == "result":
                 yield game.build(True, "")
                 index += 1
-                game = _GameReader(index)
+                game = _GameReader(index, texts)
                 in_movetext = False
                 # whatever follows on this line belongs to the next game
         if comment is not None:
             comment.append(" ")
     if comment is not None:
-        game.tokens.append(_Token("comment", " ".join(comment), comment_line))
+        game.feed("comment", " ".join(comment), comment_line)
         game.error(f"line {comment_line}: the comment is not closed with '}}'")
     if game.started:
         yield game.build(False, "at the end of the input")

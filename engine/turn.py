@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from engine._text import ASCII_SPACE, decimal, non_ascii, shown
 from engine.errors import InvalidTurnError
 
 __all__ = ["ACTION_KINDS", "ActionKind", "Turn"]
@@ -68,12 +69,17 @@ class Turn:
         """Parse a turn (syntax only; legality is :meth:`Position.parse_turn`'s job).
 
         Accepts lower case and spaces around the comma; raises
-        :class:`InvalidTurnError` (a ValueError) saying why otherwise.
+        :class:`InvalidTurnError` (a ValueError) saying why otherwise. Only
+        ASCII is notation: ``str.upper()`` would read ``'paſs'`` as ``PASS``.
 
         >>> Turn.parse("D2-D4 D4P")
         Traceback (most recent call last):
         ...
         engine.errors.InvalidTurnError: invalid turn 'D2-D4 D4P': unexpected space (spaces are allowed only around the comma)
+        >>> Turn.parse("pa\u017fs")
+        Traceback (most recent call last):
+        ...
+        engine.errors.InvalidTurnError: invalid turn 'paſs': non-ASCII character 'ſ' (U+017F): a turn is written in ASCII
         """
         if cls is Turn and type(text) is str:
             # Turns are immutable and the same texts come back again and again (a
@@ -85,7 +91,10 @@ class Turn:
     def _parse(cls, text: str) -> Turn:
         if not isinstance(text, str):
             raise InvalidTurnError(repr(text), "a turn must be text")
-        s = text.strip().upper()
+        bad = non_ascii(text)
+        if bad is not None:
+            raise InvalidTurnError(text, f"{bad}: a turn is written in ASCII")
+        s = text.strip(ASCII_SPACE).upper()
         if not s:
             raise InvalidTurnError(text, "empty turn")
         if s == "PASS":
@@ -94,7 +103,7 @@ class Turn:
         if len(parts) > 2:
             raise InvalidTurnError(text, "a turn has at most one comma: '<move>,<action>'")
         if len(parts) == 2:
-            first, second = parts[0].strip(), parts[1].strip()
+            first, second = parts[0].strip(ASCII_SPACE), parts[1].strip(ASCII_SPACE)
             if not first:
                 raise InvalidTurnError(text, "a move is missing before the comma")
             if not second:
@@ -102,14 +111,15 @@ class Turn:
             move = _parse_move(text, first)
             if move is None:
                 raise InvalidTurnError(
-                    text, f"{first!r} before the comma is not a move such as 'D2-D4' or 'E3xE5'"
+                    text,
+                    f"{shown(first)} before the comma is not a move such as 'D2-D4' or 'E3xE5'",
                 )
             action = _parse_action(text, second)
             if action is None:
                 if _parse_move(text, second) is not None:
                     raise InvalidTurnError(text, "a turn has at most one move")
                 raise InvalidTurnError(
-                    text, f"{second!r} is not an action such as 'E4', 'D2L' or 'D2P'"
+                    text, f"{shown(second)} is not an action such as 'E4', 'D2L' or 'D2P'"
                 )
             return cls(move, action)
         move = _parse_move(text, s)
@@ -137,8 +147,11 @@ def _check_cell(text: str, cell: str) -> str:
     m = _CELL_RE.fullmatch(cell)
     assert m is not None
     row = m.group(2)
-    if row.startswith("0") or not 1 <= int(row) <= 99:
-        raise InvalidTurnError(text, f"{cell!r}: a row is a number 1-99 without leading zeros")
+    number = decimal(row, 2)  # never int() of thousands of digits
+    if number is None:
+        raise InvalidTurnError(text, f"a row is a number 1-99, not one of {len(row)} digits")
+    if row.startswith("0") or not 1 <= number <= 99:
+        raise InvalidTurnError(text, f"{shown(cell)}: a row is a number 1-99 without leading zeros")
     return cell
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pathlib
+import random
 import subprocess
 import sys
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -129,5 +132,90 @@ def test_selfplay_summary() -> None:
     line = result.stdout.splitlines()[-1]
     assert line.startswith("20 games, seed 3") and "games/s" in line
     again = run("selfplay", "--games", "20", "--seed", "3")
-    strip = lambda s: s.split(";")[:2]
-    assert strip(again.stdout.splitlines()[-1]) == strip(line)
+    assert again.stdout.splitlines()[-1].split(";")[:2] == line.split(";")[:2]
+
+
+NINES = "9" * 5000
+
+
+def test_usage_errors_are_one_line() -> None:
+    for args in ((), ("perft", "start", "x"), ("frobnicate",), ("perft",), ("legal", "--nope")):
+        result = run(*args)
+        assert result.returncode == 2, args
+        assert result.stdout == "", args
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: python -m engine"), (args, lines)
+        assert lines[0].endswith("(see --help)")
+
+
+def test_huge_numbers_are_one_line_errors() -> None:
+    for args in (
+        ("play", "start", f"D{NINES}"),
+        ("play", "start", "D3", f"C{NINES}-C6"),
+        ("legal", f"D2W00,D6B00 w 0-{NINES}"),
+        ("perft", f"D2W00,D6B00 w 0-0 A1-{NINES}", "1"),
+        ("perft", "start", NINES),
+        ("selfplay", "--games", NINES),
+        ("selfplay", "--seed", NINES),
+    ):
+        result = run(*args)
+        assert result.returncode == 2, args[:2]
+        [line] = result.stderr.splitlines()
+        assert line.startswith("error: ") and "characters)" in line and len(line) < 400, line
+
+
+def test_non_ascii_turns_are_refused() -> None:
+    for turn in ("pa\u017fs", "\u01313", "\u017f2", "D3\u00a0"):
+        board = ",".join(f"{c}1-9" for c in "ABCDEFGHIJKLMNOPQRS")  # has I3 and S2
+        result = run("play", f"D2W00,D6B00 w 0-0 {board}", turn)
+        assert result.returncode == 2, turn
+        [line] = result.stderr.splitlines()
+        assert "non-ASCII" in line and "a turn is written in ASCII" in line
+
+
+def test_numbers_are_ascii_digits() -> None:
+    for value in ("\uff13", "1_0", " 3", "0x10", "3.0"):
+        result = run("selfplay", "--games", value)
+        assert result.returncode == 2, value
+        assert "is not a whole number" in result.stderr
+    assert run("selfplay", "--games", "+2", "--seed", "-5").returncode == 0
+
+
+def test_match_time_must_be_finite_positive_and_sane() -> None:
+    for value in ("inf", "Infinity", "nan", "0", "-1", "1e9", "3601", "1_0", "\uff11", ""):
+        result = run("match", "random", "random", "--games", "1", "--time", value)
+        assert result.returncode == 2, value
+        [line] = result.stderr.splitlines()
+        assert "is not a number of seconds more than 0 and at most 3600" in line, line
+    ok = run("match", "random", "random", "--games", "1", "--max-turns", "4", "--time", "0.05")
+    assert ok.returncode == 0 and ok.stdout.splitlines()[-1].startswith("random vs random")
+
+
+def test_no_input_makes_a_traceback(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In process, bounded: random argument lists built from hostile pieces.
+    from engine.cli import main
+
+    rng = random.Random(2026)
+    record = tmp_path / "r.agn"
+    pieces = [
+        "start", "D2W00,D6B00 w 0-0", "D2W00,D6B00 b 4-4", f"D2W00 w 0-{NINES}", "- w 0-0 A1-2",
+        "D2W00,D6B00\u00a0w 0-0", "D2W07 w 0-0", "D3", "d2l", "pa\u017fs", "\u01313", "pass",
+        f"D{NINES}", "D2-D3,D2", "x", "", " ", "\n", "0", "1", "2", "-1", NINES, "\uff13",
+        "--divide", "--nope", "-", str(record), str(tmp_path), "\udcff", "D2xD3", "E3xE5,F4",
+    ]  # fmt: skip
+    contents = [
+        b"1. D3 C6 *\n", b"\xef\xbb\xbf1. D3 *\n", b"\xff\xfe\x00", b"[Event \"\xc3\xa6\"]\n\n1. D3 *",
+        f"1. D{NINES} *".encode(), "1. pa\u017fs *".encode(), b"{ open", b"",
+    ]  # fmt: skip
+    for case in range(150):
+        record.write_bytes(rng.choice(contents))
+        command = rng.choice(["legal", "perft", "play", "check", "nonsense"])
+        argv = [command, *(rng.choice(pieces) for _ in range(rng.randint(0, 4)))]
+        if command == "perft" and len(argv) > 2 and argv[2] not in ("0", "1", "x", NINES):
+            argv[2] = "1"  # bounded work
+        status = main(argv)
+        _out, err = capsys.readouterr()
+        assert status in (0, 1, 2), (case, argv)
+        assert "Traceback" not in err and len(err.splitlines()) <= 1, (case, argv, err)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Iterator
 
 import pytest
 
-from engine import Position
+from engine import Position, Turn
 from engine.record import GameRecord, RecordError, read_games, write_game, write_games
 
 GOOD = """\
@@ -59,7 +60,7 @@ def test_reader_streams_from_a_file_like_object_and_keeps_going_after_bad_games(
 
 
 def test_the_reader_does_not_need_the_whole_file() -> None:
-    def lines():  # a generator: read_games must consume it lazily
+    def lines() -> Iterator[str]:  # a generator: read_games must consume it lazily
         yield from GOOD.splitlines(keepends=True)
         raise AssertionError("read past the first game")
 
@@ -166,3 +167,71 @@ def test_wrong_turn_numbers_are_reported() -> None:
 def test_unclosed_comment() -> None:
     [game] = read_games("1. D3 { never closed\n C6 *\n")
     assert any("not closed" in e.message for e in game.errors)
+
+
+def test_the_movetext_is_checked_as_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A one-game file of any length must not be held as tokens until its result:
+    # each turn is parsed and played when its line is read.
+    parsed: list[str] = []
+    real_parse = Turn.parse
+
+    def parse(text: str) -> Turn:
+        parsed.append(text)
+        return real_parse(text)
+
+    monkeypatch.setattr(Turn, "parse", staticmethod(parse))
+
+    def lines() -> Iterator[str]:
+        yield '[Event "long"]\n'
+        yield "\n"
+        yield "1. D3 C6\n"
+        assert set(parsed) == {"D3", "C6"}
+        yield "2. D3L C6L\n"
+        assert set(parsed) == {"D3", "C6", "D3L", "C6L"}
+        yield "*\n"
+
+    [game] = read_games(lines())
+    assert game.errors == [] and game.turns == ["D3", "C6", "D3L", "C6L"]
+
+
+def test_repeated_turn_texts_share_one_string() -> None:
+    [game] = read_games("1. D3 C6 2. D3L C6L 3. d3l c6l 4. D3P C6P 5. d3p c6p *")
+    assert game.errors == []
+    assert game.turns == ["D3", "C6", "D3L", "C6L", "D3L", "C6L", "D3P", "C6P", "D3P", "C6P"]
+    first: dict[str, int] = {}
+    for turn in game.turns:
+        assert id(turn) == first.setdefault(turn, id(turn))
+
+
+def test_errors_keep_their_order_when_streaming() -> None:
+    # tag errors, then the missing result, then the start position, then the movetext
+    text = '[Event "x"\n[Position "D2W00 x 0-0"]\n[Opening "position"]\n\n1. D3 Q? C6\n'
+    [game] = read_games(text)
+    messages = [e.message for e in game.errors]
+    assert len(messages) == 3
+    assert "malformed tag pair" in messages[0]
+    assert "no result token" in messages[1]
+    assert "Position tag" in messages[2]
+    text = "1. D3 { open\n"
+    [game] = read_games(text)
+    assert ["not closed" in e.message for e in game.errors] == [True, False]
+    assert "no result token" in game.errors[1].message
+
+
+def test_tokens_after_a_result_wait_for_the_next_games_tags() -> None:
+    text = '1. D3 * {next}\n[Position "C3W00,E5B00 b 0-0"]\n[Opening "pie"]\n\n1... E5L *\n'
+    first, second = read_games(text)
+    assert first.errors == [] and second.errors == []
+    assert second.start == "C3W00,E5B00 b 0-0" and second.comments == {0: "next"}
+    assert second.turns == ["E5L"]
+
+
+def test_a_game_on_one_long_line_without_a_line_break() -> None:
+    rng = random.Random(11)
+    pos = Position.standard()
+    while pos.outcome() is None:
+        pos.push(pos.random_turn(rng))
+    text = write_game(GameRecord.from_position(pos), columns=10**9).splitlines()[-1]
+    assert "\n" not in text and text.endswith(pos.result())
+    [game] = read_games(text)
+    assert game.errors == [] and game.turns == [str(t) for t in pos.turn_stack]
