@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import Profile
@@ -50,20 +49,11 @@ def on_game_started(sender: Any, game: Game, **kwargs: Any) -> None:
     _queue_bot(game)
 
 
-@receiver(post_save, sender=Game, dispatch_uid="bots.pie_setup")
-def on_pie_setup(
-    sender: Any, instance: Game, created: bool, update_fields: Any = None, **kwargs: Any
-) -> None:
-    """Pie openings send no game_started until a colour is chosen: follow the setup here.
-
-    A new game in setup (its placer must act) and a game whose adaptoids were just
-    placed (its chooser must act) are queued when a built-in bot must act.
-    """
-    if instance.status != Game.Status.SETUP:
-        return
-    placed = update_fields is not None and "start_position" in update_fields
-    if created or placed:
-        _queue_bot(instance)
+@receiver(signals.pie_step, dispatch_uid="bots.pie_setup")
+def on_pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
+    """Pie openings send no game_started until a colour is chosen: each setup step (the
+    placer, then the chooser, must act) is followed here."""
+    _queue_bot(game)
 
 
 @receiver(signals.turn_played, dispatch_uid="bots.turn_played")

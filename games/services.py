@@ -216,6 +216,7 @@ def start_game(
             )
             clock.start_clock(game=game, now=timezone.now())
             game.save()
+            signals.pie_step.send(sender=Game, game=game)
             return game
         if start_position is None:
             position = Position.standard()
@@ -307,6 +308,7 @@ def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -
         game.start_position = game.position = str(position)
         clock.start_clock(game=game, now=now)  # the chooser's clock (full time)
         game.save(update_fields=["start_position", "position", *clock.CLOCK_FIELDS, "updated"])
+        signals.pie_step.send(sender=Game, game=game)
     return game
 
 

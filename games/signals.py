@@ -17,6 +17,7 @@ to the outside world defers it to the commit: a Celery task's ``delay`` does
 locked game: use them instead of querying (a turn is the hottest write of the site).
 It may be None (a sender without them) or lack a user without a profile row: fall
 back to a query then.
+* ``pie_step(sender=Game, game)`` — a pie game waits for its next setup step.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
 * ``auto_vacation(sender=Game, game, user, days_left, now)`` — a clock ran out and a
   vacation day was spent instead of the game (games.timekeeping.expire_game).
@@ -31,6 +32,10 @@ from ``AppConfig.ready``.
 from django.dispatch import Signal
 
 game_started = Signal()
+# A pie game waits for its next setup step (no game_started until the colour is chosen):
+# sent when it is created (the placer must act) and when the adaptoids are placed (the
+# chooser must act).  pie_step(sender=Game, game).
+pie_step = Signal()
 turn_played = Signal()
 game_finished = Signal()
 challenge_created = Signal()

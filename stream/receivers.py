@@ -1,4 +1,4 @@
-"""Game and challenge changes → Event rows (games.signals and Game's post_save).
+"""Game and challenge changes → Event rows (games.signals, written in the game's transaction).
 
 They run inside the service's transaction (see games.signals), so a user's
 events commit, or roll back, with the change they report; nothing here queues
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import Profile
@@ -30,20 +29,11 @@ def on_game_started(sender: Any, game: Game, **kwargs: Any) -> None:
     events.record_game(game, Event.Type.GAME_START)
 
 
-@receiver(post_save, sender=Game, dispatch_uid="stream.pie_setup")
-def on_pie_setup(
-    sender: Any, instance: Game, created: bool, update_fields: Any = None, **kwargs: Any
-) -> None:
-    """Pie openings send no game_started until a colour is chosen: follow the setup here.
-
-    A new game in setup (its placer must act) and a game whose adaptoids were just
-    placed (its chooser must act) are reported as ``game_start``.
-    """
-    if instance.status != Game.Status.SETUP:
-        return
-    placed = update_fields is not None and "start_position" in update_fields
-    if created or placed:
-        events.record_game(instance, Event.Type.GAME_START)
+@receiver(signals.pie_step, dispatch_uid="stream.pie_setup")
+def on_pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
+    """Pie openings send no game_started until a colour is chosen: each setup step (the
+    placer, then the chooser, must act) is followed here."""
+    events.record_game(game, Event.Type.GAME_START)
 
 
 @receiver(signals.turn_played, dispatch_uid="stream.turn_played")
