@@ -72,6 +72,18 @@ class TournamentForm(TimeControlForm):
         min_value=0,
         help_text=_("On request, for a round not yet paired; never the last round."),
     )
+    pairing_system = forms.ChoiceField(
+        label=_("Pairing system (Swiss)"),
+        choices=[("dutch", "Dutch"), ("burstein", "Burstein"), ("dubov", "Dubov")],
+        initial="dutch",
+        required=False,
+    )
+    pairing_rules = forms.ChoiceField(
+        label=_("Dutch rules (Swiss)"),
+        choices=[("2026", _("February 2026")), ("2017", _("before February 2026"))],
+        initial="2026",
+        required=False,
+    )
     late_entries = forms.BooleanField(
         label=_("Late entries (Swiss)"),
         required=False,
@@ -97,4 +109,7 @@ class TournamentForm(TimeControlForm):
         data["tiebreaks"] = names or None
         if data.get("half_point_byes") is None:
             del data["half_point_byes"]  # left empty: the service's default
+        for name in ("pairing_system", "pairing_rules"):
+            if not data.get(name):
+                del data[name]  # forms posted without them: the service's default
         return data

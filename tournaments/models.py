@@ -81,6 +81,20 @@ class Tournament(TimeControlFields):
             "they missed count as zero-point byes."
         ),
     )
+    # Swiss: the pairing system and, for Dutch, the version of its rules (the rules a
+    # Swiss started with stay its rules: tournaments from before 2026 keep "2017").
+    pairing_system = models.CharField(
+        _("pairing system"),
+        max_length=10,
+        choices=[("dutch", "Dutch"), ("burstein", "Burstein"), ("dubov", "Dubov")],
+        default="dutch",
+    )
+    pairing_rules = models.CharField(
+        _("pairing rules"),
+        max_length=4,
+        choices=[("2026", _("February 2026")), ("2017", _("before February 2026"))],
+        default="2026",
+    )
     half_point_byes = models.PositiveSmallIntegerField(
         _("half-point byes per player"),
         default=1,

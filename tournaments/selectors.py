@@ -37,6 +37,15 @@ def registration_is_open(tournament: Tournament, now: datetime.datetime | None =
     )
 
 
+def rules_version(tournament: Tournament) -> str:
+    """The pairing rules a Swiss is paired by, in words ("" for a round robin)."""
+    if tournament.format != Tournament.Format.SWISS:
+        return ""
+    if tournament.pairing_system == "dutch":
+        return pairing.RULES_VERSIONS[tournament.pairing_rules]
+    return pairing.SYSTEM_VERSIONS[tournament.pairing_system]
+
+
 def withdrawn_for(participant: Participant, round_number: int) -> bool:
     after = participant.withdrawn_after_round
     return after is not None and after < round_number
@@ -177,7 +186,13 @@ def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standi
     order = tuple(tournament.tiebreak_list)
     state = snapshot(tournament, rows=rows)
     provisional = any(not b[4] for b in rows.boards)
-    table = pairing.standings(state, order) if state.players else []
+    # FIDE C.07 (2023): an opponent's rounds after a withdrawal count as draws.
+    withdrawals = {
+        seed: participant.withdrawn_after_round
+        for seed, participant in rows.participants.items()
+        if participant.withdrawn_after_round is not None
+    }
+    table = pairing.standings(state, order, withdrawals=withdrawals) if state.players else []
     return Standings(
         rows=[
             StandingRow(
@@ -299,6 +314,6 @@ def games_agn(tournament: Tournament) -> str:
 def describe(tournament: Tournament) -> dict[str, Any]:
     """Facts shown on the tournament page and in the API besides the model fields."""
     return {
-        "rules_version": pairing.RULES_VERSION if tournament.format == "swiss" else "",
+        "rules_version": rules_version(tournament),
         "registration_open": registration_is_open(tournament),
     }

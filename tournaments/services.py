@@ -106,6 +106,8 @@ def create_tournament(
     allow_bots: bool = False,
     late_entries: bool = True,
     half_point_byes: int = 1,
+    pairing_system: str = "dutch",
+    pairing_rules: str = pairing.DEFAULT_RULES,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error.
 
@@ -147,6 +149,10 @@ def create_tournament(
             bad("days_per_turn" if field == "days" else field, message)
     if bye_points not in Tournament.ByePoints.values:
         bad("bye_points", _("A bye is worth 2 (one point), 1 (half a point) or 0 half-points."))
+    if pairing_system not in pairing.SYSTEMS:
+        bad("pairing_system", _("Choose one of %(v)s.") % {"v": ", ".join(pairing.SYSTEMS)})
+    if pairing_rules not in pairing.RULES:
+        bad("pairing_rules", _("Choose one of %(v)s.") % {"v": ", ".join(pairing.RULES)})
     if format == Tournament.Format.SWISS and rounds and not 0 <= half_point_byes <= rounds:
         bad("half_point_byes", _("From 0 to %(n)d.") % {"n": rounds})
     if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
@@ -187,6 +193,8 @@ def create_tournament(
             allow_bots=allow_bots,
             # A round robin's schedule is fixed at the start: nobody can come later.
             late_entries=late_entries and format == Tournament.Format.SWISS,
+            pairing_system=pairing_system,
+            pairing_rules=pairing_rules,
             # Never for the last round: a one-round Swiss has none to give.
             half_point_byes=(
                 min(half_point_byes, (rounds or 1) - 1) if format == Tournament.Format.SWISS else 0
@@ -547,7 +555,9 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
                 if outcome is Outcome.HALF_POINT_BYE
             )
             try:
-                boards = pairing.pair_next_round(state).pairs()
+                boards = pairing.pair_next_round(
+                    state, system=tournament.pairing_system, rules=tournament.pairing_rules
+                ).pairs()
             except pairing.PairingError as exc:
                 logger.info(
                     "tournament %s ends before round %s: %s", tournament_id, round_number, exc

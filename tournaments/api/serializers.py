@@ -43,7 +43,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "opening", "days_per_turn", "clock_kind", "increment_hours", "weekend_pause",
             "rated", "registration_opens", "starts_at",
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
-            "late_entries", "half_point_byes", "players", "rules_version", "registration_open", "created", "started", "finished",
+            "late_entries", "half_point_byes", "pairing_system", "pairing_rules", "players",
+            "rules_version", "registration_open", "created", "started", "finished",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -121,6 +122,16 @@ class TournamentCreateSerializer(serializers.Serializer):
             "Swiss only: byes worth half a point that a player may ask for, each for a "
             "round not yet paired and not the last one."
         ),
+    )
+    pairing_system = serializers.ChoiceField(
+        choices=list(pairing.SYSTEMS),
+        default="dutch",
+        help_text=_("Swiss only: dutch (FIDE C.04.3), burstein or dubov (C.04.4)."),
+    )
+    pairing_rules = serializers.ChoiceField(
+        choices=list(pairing.RULES),
+        default=pairing.DEFAULT_RULES,
+        help_text=_("Swiss, Dutch only: the FIDE rules of February 2026, or the earlier ones."),
     )
     late_entries = serializers.BooleanField(
         default=True,

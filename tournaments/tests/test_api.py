@@ -33,6 +33,7 @@ def test_a_swiss_through_the_api(organiser, alice, bob, stranger, api) -> None:
     assert tournament["bye_points"] == "0.5"
     assert tournament["tiebreaks"] == ["BH", "SB"]
     assert tournament["rules_version"] == pairing.RULES_VERSION
+    assert (tournament["pairing_system"], tournament["pairing_rules"]) == ("dutch", "2026")
     url = f"/api/v1/tournaments/{tournament['id']}"
     for player in (alice, bob, stranger):
         assert player.client.post(f"{url}/join").status_code == 201
@@ -277,3 +278,27 @@ def test_a_tournament_with_a_time_bank_starts_its_games_with_that_clock(
     )  # fmt: skip
     refused = create(organiser, clock={"kind": "per_turn", "days": 4})
     assert refused.status_code == 400 and "clock" in refused.json()["fields"]
+
+
+@pytest.mark.parametrize(("system", "rules"), [("burstein", "2026"), ("dutch", "2017")])
+def test_a_swiss_pairs_by_the_system_and_rules_it_was_created_with(
+    organiser, alice, bob, stranger, system, rules
+) -> None:
+    made = create(organiser, pairing_system=system, pairing_rules=rules)
+    assert made.status_code == 201, made.json()
+    tournament = made.json()
+    expected = (
+        pairing.RULES_VERSIONS[rules] if system == "dutch" else pairing.SYSTEM_VERSIONS[system]
+    )
+    assert tournament["rules_version"] == expected
+    url = f"/api/v1/tournaments/{tournament['id']}"
+    for player in (alice, bob, stranger):
+        assert player.client.post(f"{url}/join").status_code == 201
+    started = organiser.client.post(f"{url}/start")
+    assert started.status_code in (200, 202), started.json()
+    assert Tournament.objects.get(pk=tournament["id"]).current_round == 1
+
+
+def test_an_unknown_pairing_system_is_a_field_error(organiser) -> None:
+    made = create(organiser, pairing_system="monrad")
+    assert made.status_code == 400 and "pairing_system" in made.json()["fields"]
