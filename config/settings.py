@@ -509,6 +509,8 @@ SPECTACULAR_SETTINGS = {
         "NotificationKindEnum": "notifications.models.Kind",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "PairingSystemEnum": "tournaments.models.PairingSystem",
+        "PairingRulesEnum": "tournaments.models.PairingRules",
         "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
     },
 }

@@ -11,7 +11,7 @@ from clocks.forms import TimeControlForm
 from clocks.timecontrol import ClockKind
 from games.models import Game
 from tournaments import pairing
-from tournaments.models import Tournament
+from tournaments.models import PairingRules, PairingSystem, Tournament
 
 TIEBREAK_LABELS = {
     "BH": _("Buchholz"),
@@ -74,13 +74,13 @@ class TournamentForm(TimeControlForm):
     )
     pairing_system = forms.ChoiceField(
         label=_("Pairing system (Swiss)"),
-        choices=[("dutch", "Dutch"), ("burstein", "Burstein"), ("dubov", "Dubov")],
+        choices=PairingSystem.choices,
         initial="dutch",
         required=False,
     )
     pairing_rules = forms.ChoiceField(
         label=_("Dutch rules (Swiss)"),
-        choices=[("2026", _("February 2026")), ("2017", _("before February 2026"))],
+        choices=PairingRules.choices,
         initial="2026",
         required=False,
     )

@@ -20,6 +20,21 @@ from clocks.models import TimeControlFields
 from games.models import Game
 
 
+class PairingSystem(models.TextChoices):
+    """Swiss pairing systems (tournaments.pairing.SYSTEMS)."""
+
+    DUTCH = "dutch", "Dutch"
+    BURSTEIN = "burstein", "Burstein"
+    DUBOV = "dubov", "Dubov"
+
+
+class PairingRules(models.TextChoices):
+    """Versions of the FIDE Dutch rules (tournaments.pairing.RULES)."""
+
+    FEBRUARY_2026 = "2026", _("February 2026")
+    BEFORE_2026 = "2017", _("before February 2026")
+
+
 class Tournament(TimeControlFields):
     class Format(models.TextChoices):
         ROUND_ROBIN = "roundrobin", _("Round robin")
@@ -84,16 +99,10 @@ class Tournament(TimeControlFields):
     # Swiss: the pairing system and, for Dutch, the version of its rules (the rules a
     # Swiss started with stay its rules: tournaments from before 2026 keep "2017").
     pairing_system = models.CharField(
-        _("pairing system"),
-        max_length=10,
-        choices=[("dutch", "Dutch"), ("burstein", "Burstein"), ("dubov", "Dubov")],
-        default="dutch",
+        _("pairing system"), max_length=10, choices=PairingSystem.choices, default="dutch"
     )
     pairing_rules = models.CharField(
-        _("pairing rules"),
-        max_length=4,
-        choices=[("2026", _("February 2026")), ("2017", _("before February 2026"))],
-        default="2026",
+        _("pairing rules"), max_length=4, choices=PairingRules.choices, default="2026"
     )
     half_point_byes = models.PositiveSmallIntegerField(
         _("half-point byes per player"),

@@ -91,7 +91,7 @@ def test_export_flush_import_export_is_byte_identical(archive_world, tmp_path) -
     first = _export(tmp_path, "first.jsonl")
     records = [json.loads(line) for line in first.decode().splitlines()]
     models = {record.get("model") for record in records[1:]}
-    assert {"auth.user", "games.profile", "games.game", "games.turn"} <= models
+    assert {"auth.user", "accounts.profile", "games.game", "games.turn"} <= models
     assert sum(record.get("model") == "games.turn" for record in records) == Turn.objects.count()
     assert not any("password" in record.get("fields", {}) for record in records)
     game_ids = sorted(Game.objects.values_list("pk", flat=True))
@@ -202,3 +202,23 @@ def test_the_ten_minute_sweep_checks_the_games_finished_lately(alice, bob) -> No
     assert summary["checked"] == 1
     assert [m.split(":")[0] for m in summary["mismatches"]] == [f"game {recent.pk}"]
     assert verify_recent_games.run(minutes=180)["checked"] == 2  # the old one too
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_archive_written_before_the_redesign_still_imports(archive_world, tmp_path) -> None:
+    # Version 1 (main before the redesign): profiles under games.profile, tournaments
+    # without their whole time control.  Read as version 2, with the defaults.
+    current = _export(tmp_path, "current.jsonl").decode().splitlines()
+    old = [json.dumps({"format": "adaptoid-archive", "version": 1})]
+    for line in current[1:]:
+        record = json.loads(line)
+        if record["model"] == "accounts.profile":
+            record["model"] = "games.profile"
+        if record["model"] == "tournaments.tournament":
+            for name in ("clock_kind", "clock_increment", "weekend_pause"):
+                record["fields"].pop(name)
+        old.append(json.dumps(record))
+    _empty_the_database()
+    counts = import_archive(io.StringIO("\n".join(old) + "\n"))
+    assert counts["accounts.profile"] == len([r for r in current if '"accounts.profile"' in r])
+    assert _export(tmp_path, "again.jsonl").decode().splitlines()[1:] == current[1:]

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from games.api.serializers import ClockRequestSerializer, time_control_request
 from games.models import Game
 from tournaments import pairing, selectors, services
-from tournaments.models import Pairing, Participant, Tournament
+from tournaments.models import Pairing, PairingRules, PairingSystem, Participant, Tournament
 
 # The API speaks points as decimal strings ("1", "0.5", "0"); half-points stay inside.
 BYE_POINTS = {"1": 2, "0.5": 1, "0": 0}
@@ -124,12 +124,12 @@ class TournamentCreateSerializer(serializers.Serializer):
         ),
     )
     pairing_system = serializers.ChoiceField(
-        choices=list(pairing.SYSTEMS),
+        choices=PairingSystem.choices,
         default="dutch",
         help_text=_("Swiss only: dutch (FIDE C.04.3), burstein or dubov (C.04.4)."),
     )
     pairing_rules = serializers.ChoiceField(
-        choices=list(pairing.RULES),
+        choices=PairingRules.choices,
         default=pairing.DEFAULT_RULES,
         help_text=_("Swiss, Dutch only: the FIDE rules of February 2026, or the earlier ones."),
     )
