@@ -203,7 +203,11 @@ def play_bot_turn(*, game_id: int, ply: int) -> str:
         turn = player.choose(position, seconds=thinking_seconds(game, engine))
         services.play_turn(game=game, player=bot, text=str(turn), ply=ply)
     except (
-        errors.StalePly, errors.GameOver, TimeExpired, errors.NotYourTurn, errors.WrongPhase
+        errors.StalePly,
+        errors.GameOver,
+        TimeExpired,
+        errors.NotYourTurn,
+        errors.WrongPhase,
     ) as exc:
         # Somebody (a redelivered task, a resignation, a timeout) got there first.
         return f"skipped: {exc.code}"

@@ -70,5 +70,3 @@ class TurnAdmin(admin.ModelAdmin):
     raw_id_fields = ["game", "player"]
     readonly_fields = ["game", "ply", "text", "player", "created"]
     list_select_related = ["player"]
-
-

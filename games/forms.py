@@ -37,5 +37,3 @@ class ChallengeForm(TimeControlForm):
 
     def clean_clock_kind(self) -> str:
         return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
-
-

@@ -261,5 +261,3 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.ply} {self.text}"
-
-

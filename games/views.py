@@ -377,5 +377,3 @@ def analysis(request: HttpRequest) -> HttpResponse:
         "back_url": "?" + urlencode({"position": str(start), "line": " ".join(played[:-1])}),
     }
     return render(request, "games/analysis.html", context)
-
-

@@ -4,4 +4,3 @@ from django.apps import AppConfig
 class WebConfig(AppConfig):
     name = "web"
     verbose_name = "Website"
-

@@ -75,7 +75,11 @@ def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
     gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--config"]
     web = _start(
         [*gunicorn, str(BASE_DIR / "platform" / "gunicorn.conf.py")],
-        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['web']}", "GUNICORN_WORKERS": env.get("GUNICORN_WORKERS", "2")},
+        {
+            **env,
+            "GUNICORN_BIND": f"127.0.0.1:{ports['web']}",
+            "GUNICORN_WORKERS": env.get("GUNICORN_WORKERS", "2"),
+        },
         ports["web"],
     )
     stream = _start(

@@ -246,7 +246,5 @@ class LegalTurnsSerializer(serializers.Serializer):
     turns = serializers.ListField(child=serializers.CharField())
 
 
-
-
 def game_payload(game: Game) -> dict[str, Any]:
     return GameSerializer(game).data

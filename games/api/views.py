@@ -33,8 +33,6 @@ def _game_response(game_id: int, http_status: int = status.HTTP_200_OK) -> Respo
     return Response(s.GameSerializer(_games().get(pk=game_id)).data, status=http_status)
 
 
-
-
 # --- Challenges --------------------------------------------------------------------------
 
 
