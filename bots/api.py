@@ -37,7 +37,8 @@ class BotMatchRequestSerializer(serializers.Serializer):
         min_value=0.01, max_value=10.0, help_text=_("Thinking time per turn, 0.01 to 10 seconds.")
     )
     rated = serializers.BooleanField(
-        default=False, help_text=_("Whether the games change the bots' ratings (default no).")
+        default=False,
+        help_text=_("Always false: bot matches are unrated (true is refused with `invalid`)."),
     )
 
 

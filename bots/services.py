@@ -281,6 +281,9 @@ def create_bot_match(
         ]
     if white == black:
         fields["black"] = [_("Choose two different bots.")]
+    if rated:
+        # The built-in bots' ratings measure them against people, not against each other.
+        fields["rated"] = [_("Bot matches are unrated: they never move the bots' ratings.")]
     if fields:
         raise errors.InvalidInput(next(iter(fields.values()))[0], fields=fields)
     white_bot = get_builtin_bot(white, field="white")
@@ -367,7 +370,7 @@ def advance_bot_match(*, match_id: int) -> BotMatch | None:
         for number in range(started + 1, min(match.games, started + free_slots) + 1):
             # Colours alternate: the match's `white` bot has White in odd games.
             white, black = (match.white, match.black) if number % 2 else (match.black, match.white)
-            game = services.start_game(white=white, black=black, rated=match.rated)
+            game = services.start_game(white=white, black=black, rated=False)  # never rated
             BotMatchGame.objects.create(match=match, game=game, number=number)
     return match
 

@@ -182,6 +182,8 @@ def test_finished_games_make_room_for_the_next_and_the_score_follows_white_bot(
         ({"seconds_per_turn": 11}, "seconds_per_turn"),
         ({"black": "random-bot"}, "black"),
         ({"games": "many"}, "games"),
+        # Bot matches never move the built-in bots' ratings.
+        ({"rated": True}, "rated"),
     ],
 )
 def test_bad_bot_match_requests_are_400_with_the_field(
