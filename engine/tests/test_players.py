@@ -360,3 +360,26 @@ def test_search_v1_is_registered_and_frozen_apart_from_search() -> None:
         source = (ROOT / "engine" / "players" / module).read_text()
         assert "engine.players.search " not in source
         assert "from engine.players.evaluation import" not in source
+
+
+def test_a_match_in_parallel_processes_plays_the_same_games() -> None:
+    def games(jobs: int) -> list[tuple[str, str, int, str]]:
+        match = play_match(
+            "greedy", "random", games=4, seconds=0.2, seed=6, random_turns=2, jobs=jobs
+        )
+        return [(g.white, g.result, g.turns, g.final) for g in match.games]
+
+    assert games(2) == games(1)
+
+
+def test_match_module_command_takes_jobs() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "engine.players.match", "greedy", "random", "--games", "2"]
+        + ["--time", "0.2", "--seed", "3", "--jobs", "2", "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("greedy vs random: 2-0-0, score 100.0% ± 0.0%, ")
