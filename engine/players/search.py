@@ -26,6 +26,7 @@ budget (:data:`~engine.players.base.SAFETY`) and unwinds at once.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 from engine.players.base import Player
 from engine.players.evaluation import WIN, evaluate
@@ -39,6 +40,10 @@ _WON = WIN - 1000  # values beyond this are forced wins (WIN minus the plies to 
 _TT_LIMIT = 200_000
 #: late move reductions: turns after this many, at depth 3 or more, are first searched 1 shallower
 _LMR_AFTER = 6
+
+
+#: the null move of null-move pruning (not a legal turn when an action exists)
+_NULL: RawTurn = (-1, -1, False, -1, 0)
 
 
 class _Timeout(Exception):
@@ -63,11 +68,20 @@ class SearchPlayer(Player):
         *,
         seed: int | None = None,
         max_depth: int | None = None,
+        max_nodes: int | None = None,
         reductions: bool = False,
+        rfp: tuple[int, ...] = (),
+        futility: tuple[int, ...] = (),
+        null_move: int = 0,
     ) -> None:
         super().__init__(name, seed=seed)
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
         self.reductions = reductions
+        self.rfp = rfp
+        self.futility = futility
+        self.null_move = null_move
+        self._node_limit = 1 << 62
         self.tt: dict[int, tuple[int, int, int, RawTurn | None]] = {}
         self.evals: dict[int, int] = {}
         self.killers: dict[int, list[RawTurn]] = {}
@@ -79,9 +93,23 @@ class SearchPlayer(Player):
     # -- the root -------------------------------------------------------------
 
     def _choose_raw(self, pos: Position, deadline: float) -> RawTurn:
+        turns = pos._raw_turns()
+        if len(turns) == 1:
+            self.info.update(depth=0, nodes=0, value=0, turns=1)
+            return turns[0]
+        return self.search(pos, deadline)
+
+    def search(self, pos: Position, deadline: float) -> RawTurn:
+        """The best raw turn of ``pos`` (not over) found by ``deadline``
+        (a :func:`time.perf_counter` time) or within ``max_nodes``; fills :attr:`info`.
+
+        The position is searched even when it has a single turn (for its value).
+        Between calls the player keeps its tables (as during a game).
+        """
         self._pos = pos
         self._deadline = deadline
         self.nodes = 0
+        self._node_limit = 1 << 62  # the first iteration always completes
         self.killers = {}
         if len(self.tt) > _TT_LIMIT:
             self.tt.clear()
@@ -90,9 +118,6 @@ class SearchPlayer(Player):
         # history decays between turns
         self.history = {k: v >> 2 for k, v in self.history.items() if v >= 4}
         turns = pos._raw_turns()
-        if len(turns) == 1:
-            self.info.update(depth=0, nodes=0, value=0, turns=1)
-            return turns[0]
         root_ply = pos.ply
         self.rng.shuffle(turns)  # equal turns in a random order (the sort is stable)
         order = self._order(turns, None, 0)
@@ -131,6 +156,7 @@ class SearchPlayer(Player):
             assert iteration_best is not None
             best, best_value = iteration_best, alpha
             completed = depth
+            self._node_limit = self.max_nodes or 1 << 62
             order.sort(key=lambda raw: -scores.get(raw, -_INF))
             if abs(best_value) >= _WON:
                 break  # a forced result: deeper search will not change it
@@ -139,11 +165,33 @@ class SearchPlayer(Player):
         self.info.update(depth=completed, nodes=self.nodes, value=best_value, turns=len(turns))
         return best
 
+    def principal_variation(self, pos: Position, first: RawTurn, length: int) -> list[RawTurn]:
+        """``first`` and the expected replies after it, from the table, at most
+        ``length`` turns (shorter where the table has no turn or the game ends)."""
+        line = [first]
+        pushed = 0
+        try:
+            pos._push_raw(first)
+            pushed = 1
+            while len(line) < length and pos._state_outcome() is None:
+                if pos.is_repetition(3):
+                    break
+                entry = self.tt.get(hash(pos._key()))
+                if entry is None or entry[3] is None or entry[3] not in pos._raw_turns():
+                    break
+                line.append(entry[3])
+                pos._push_raw(entry[3])
+                pushed += 1
+        finally:
+            for _ in range(pushed):
+                pos._pop_raw()
+        return line
+
     # -- the tree -------------------------------------------------------------
 
-    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True) -> int:
         self.nodes += 1
-        if time.perf_counter() > self._deadline:
+        if self.nodes >= self._node_limit or time.perf_counter() > self._deadline:
             raise _Timeout
         pos = self._pos
         score = pos._score
@@ -155,10 +203,11 @@ class SearchPlayer(Player):
         if pos._stack[-1][3] is not None and pos.is_repetition(2):
             return 0
         key = hash(pos._key())
+        evals = self.evals
         if depth <= 0:
-            value = self.evals.get(key)
+            value = evals.get(key)
             if value is None:
-                value = self.evals[key] = evaluate(pos)
+                value = evals[key] = evaluate(pos)
             return value
         entry = self.tt.get(key)
         tt_move = None
@@ -175,14 +224,42 @@ class SearchPlayer(Player):
                     return e_value
                 if e_flag == _UPPER and e_value <= alpha:
                     return e_value
-        turns = self._order(pos._raw_turns(), tt_move, ply)
+        if beta - alpha == 1 and abs(beta) < _WON:
+            # a null window away from the principal variation: static pruning
+            static = evals.get(key)
+            if static is None:
+                static = evals[key] = evaluate(pos)
+            rfp = self.rfp
+            if depth <= len(rfp) and static - rfp[depth - 1] >= beta:
+                return static - rfp[depth - 1]
+            fut = self.futility
+            if depth <= len(fut) and static + fut[depth - 1] <= alpha:
+                return static + fut[depth - 1]
+            if self.null_move and null_ok and depth >= 3 and static >= beta:
+                pos._push_raw(_NULL)
+                try:
+                    value = -self._search(depth - 1 - self.null_move, -beta, -beta + 1, ply + 1, False)
+                finally:
+                    pos._pop_raw()
+                if value >= beta:
+                    return value if value < _WON else beta
+        # the table's turn and the killers first, before generating the others:
+        # they often cut off at once, and generating and ordering a few
+        # hundred turns costs as much as searching a dozen
+        first: list[RawTurn] = []
+        if tt_move is not None and _is_legal(pos, tt_move):
+            first.append(tt_move)
+        for killer in self.killers.get(ply, ()):
+            if killer != tt_move and _is_legal(pos, killer):
+                first.append(killer)
+        turns = self._staged(first, ply)
         alpha0 = alpha
         best = -_INF
         best_raw: RawTurn | None = None
         push = pos._push_raw
         pop = pos._pop_raw
         search = self._search
-        reduce_after = _LMR_AFTER if self.reductions and depth >= 3 else len(turns)
+        reduce_after = _LMR_AFTER if self.reductions and depth >= 3 else 1 << 30
         for n, raw in enumerate(turns):
             push(raw)
             if n == 0:
@@ -215,6 +292,13 @@ class SearchPlayer(Player):
         stored = best + ply if best >= _WON else best - ply if best <= -_WON else best
         self.tt[key] = (depth, stored, flag, best_raw)
         return best
+
+    def _staged(self, first: list[RawTurn], ply: int) -> Iterator[RawTurn]:
+        """``first``, then the other legal turns in order (generated only if needed)."""
+        yield from first
+        for raw in self._order(self._pos._raw_turns(), None, ply):
+            if raw not in first:
+                yield raw
 
     def _reward(self, raw: RawTurn, depth: int, ply: int) -> None:
         """A turn caused a cut-off: remember it as a killer and in the history."""
@@ -267,3 +351,31 @@ class SearchPlayer(Player):
             return k
 
         return sorted(turns, key=key, reverse=True)
+
+
+def _is_legal(pos: Position, raw: RawTurn) -> bool:
+    """Whether a raw turn (from another position: the table, a killer) is legal in ``pos``."""
+    frm, to, attack, cell, kind = raw
+    s = pos._side
+    own = pos._occ[s]
+    enemy = pos._occ[s ^ 1]
+    board = pos.board
+    if frm >= 0:
+        if not own >> frm & 1:
+            return False
+        dests, _enemies, attackable = pos._targets(frm, board.mask & ~(own | enemy), enemy)
+        if not (attackable if attack else dests) >> to & 1:
+            return False
+    over, own2, empty2, under6, may_create, may_leg, may_pincer = pos._after_move(frm, to)
+    if over:
+        return kind == 0
+    if kind == 1:
+        return may_create and bool(empty2 >> cell & 1 and board.neighbour_masks[cell] & own2)
+    if kind == 2:
+        return may_leg and cell in under6
+    if kind == 3:
+        return may_pincer and cell in under6
+    # no action: legal only when none exists
+    return not (may_create and board.dilate(own2) & empty2) and not (
+        under6 and (may_leg or may_pincer)
+    )
