@@ -71,9 +71,11 @@ class SearchPlayer(Player):
         max_nodes: int | None = None,
         reductions: bool = False,
         rfp: tuple[int, ...] = (),
-        futility: tuple[int, ...] = (),
+        futility: tuple[int, ...] = (400,),
         null_move: int = 0,
+        killers_first: bool = True,
     ) -> None:
+        self.killers_first = killers_first
         super().__init__(name, seed=seed)
         self.max_depth = max_depth
         self.max_nodes = max_nodes
@@ -238,7 +240,9 @@ class SearchPlayer(Player):
             if self.null_move and null_ok and depth >= 3 and static >= beta:
                 pos._push_raw(_NULL)
                 try:
-                    value = -self._search(depth - 1 - self.null_move, -beta, -beta + 1, ply + 1, False)
+                    value = -self._search(
+                        depth - 1 - self.null_move, -beta, -beta + 1, ply + 1, False
+                    )
                 finally:
                     pos._pop_raw()
                 if value >= beta:
@@ -249,7 +253,7 @@ class SearchPlayer(Player):
         first: list[RawTurn] = []
         if tt_move is not None and _is_legal(pos, tt_move):
             first.append(tt_move)
-        for killer in self.killers.get(ply, ()):
+        for killer in self.killers.get(ply, ()) if self.killers_first else ():
             if killer != tt_move and _is_legal(pos, killer):
                 first.append(killer)
         turns = self._staged(first, ply)
@@ -259,30 +263,59 @@ class SearchPlayer(Player):
         push = pos._push_raw
         pop = pos._pop_raw
         search = self._search
-        reduce_after = _LMR_AFTER if self.reductions and depth >= 3 else 1 << 30
-        for n, raw in enumerate(turns):
-            push(raw)
-            if n == 0:
-                value = -search(depth - 1, -beta, -alpha, ply + 1)
-            else:
-                if n >= reduce_after and not raw[2]:
-                    # a late quiet turn: first a shallower look, in full only if it surprises
-                    value = -search(depth - 2, -alpha - 1, -alpha, ply + 1)
+        if depth == 1:
+            # the frontier: the children are leaves, scored here without a
+            # call (a leaf's value is exact, so no null window is needed)
+            evals = self.evals
+            clock = time.perf_counter
+            deadline = self._deadline
+            score = pos._score
+            occ = pos._occ
+            stack = pos._stack
+            for raw in turns:
+                self.nodes += 1
+                push(raw)
+                if score[0] >= 5 or score[1] >= 5 or not occ[0] or not occ[1]:
+                    outcome = pos._state_outcome()
+                    assert outcome is not None and outcome.winner is not None
+                    value = ply + 1 - WIN if outcome.winner.index == pos._side else WIN - ply - 1
+                elif stack[-1][3] is not None and pos.is_repetition(2):
+                    value = 0
                 else:
-                    value = alpha + 1
-                if value > alpha:
+                    child = hash(pos._key())
+                    leaf = evals.get(child)
+                    if leaf is None:
+                        leaf = evals[child] = evaluate(pos)
+                    value = -leaf
+                pop()
+                if value > best:
+                    best = value
+                    best_raw = raw
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            self._reward(raw, depth, ply)
+                            break
+                if clock() > deadline:
+                    raise _Timeout
+        else:
+            for n, raw in enumerate(turns):
+                push(raw)
+                if n == 0:
+                    value = -search(depth - 1, -beta, -alpha, ply + 1)
+                else:
                     value = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
                     if alpha < value < beta:
                         value = -search(depth - 1, -beta, -alpha, ply + 1)
-            pop()
-            if value > best:
-                best = value
-                best_raw = raw
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        self._reward(raw, depth, ply)
-                        break
+                pop()
+                if value > best:
+                    best = value
+                    best_raw = raw
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            self._reward(raw, depth, ply)
+                            break
         if best <= alpha0:
             flag = _UPPER
         elif best >= beta:

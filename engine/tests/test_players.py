@@ -383,3 +383,16 @@ def test_match_module_command_takes_jobs() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("greedy vs random: 2-0-0, score 100.0% ± 0.0%, ")
+
+
+def test_the_search_checks_borrowed_turns_as_the_generator_does() -> None:
+    # the table's turn and the killers come from other positions: _is_legal must
+    # accept exactly the generated turns
+    from engine.players.search import _is_legal
+
+    positions = midgame_positions(12, seed=31) + [Position(LOSS_IN_ONE), Position(WIN_BY_ATTACK)]
+    pool = {raw for pos in positions for raw in pos._raw_turns()}
+    for pos in positions:
+        legal = set(pos._raw_turns())
+        assert {raw for raw in pool if _is_legal(pos, raw)} == legal & pool
+        assert all(_is_legal(pos, raw) for raw in legal)
