@@ -396,3 +396,39 @@ def test_the_search_checks_borrowed_turns_as_the_generator_does() -> None:
         legal = set(pos._raw_turns())
         assert {raw for raw in pool if _is_legal(pos, raw)} == legal & pool
         assert all(_is_legal(pos, raw) for raw in legal)
+
+
+# White (3 points) to move has no winning turn, but E3L wins on the next turn
+# whatever Black replies (found by a depth-3 search, checked by brute force below).
+WIN_IN_TWO = (
+    "A1W00,A2W00,A3W01,B1W00,C1W00,C2W00,C3W00,C4B00,C5B00,C6B10,D2W00,D4B00,"
+    "D6B00,E2W00,E3W01,E7B21,F4B00,F5B00,F7B00,G5B00,G6B00,G7B00 w 3-2"
+)
+
+
+def _wins_now(pos: Position) -> bool:
+    """True if the side to move has a turn that wins at once."""
+    me = pos.side_to_move
+    for turn in list(pos.legal_turns):
+        pos.push(turn)
+        outcome = pos.outcome()
+        pos.pop()
+        if outcome is not None and outcome.winner is me:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", ["search-2", "search", "search-v1"])
+def test_search_finds_a_win_in_two_turns(name: str) -> None:
+    pos = Position(WIN_IN_TWO)
+    assert not _wins_now(pos)
+    player = get_player(name, seed=0)
+    turn = player.choose(pos, seconds=2)
+    assert int(player.info["value"]) >= WIN - 3  # it knows: a win at the third turn from here
+    pos.push(turn)
+    replies = list(pos.legal_turns)
+    assert replies
+    for reply in replies:
+        pos.push(reply)
+        assert _wins_now(pos), (str(turn), str(reply))
+        pos.pop()
