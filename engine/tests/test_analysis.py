@@ -44,7 +44,8 @@ def test_finished_games_are_exactly_one_half_or_zero() -> None:
     assert evaluate(black_won).expected == 0.0
     assert evaluate(eliminated, nodes=10).expected == 0.0
     draw = _repetition_draw()
-    assert draw.outcome() is not None and draw.outcome().winner is None  # type: ignore[union-attr]
+    outcome = draw.outcome()
+    assert outcome is not None and outcome.winner is None
     assert evaluate(draw, seconds=1) == Evaluation(0.5, None, (), None, 0, 0)
 
 
@@ -55,7 +56,8 @@ def test_a_forced_win_is_certain_and_played() -> None:
         assert result.best is not None and result.pv == (result.best,)
         pos = Position(text)
         pos.push(result.best)
-        assert pos.outcome() is not None and pos.outcome().winner is not None  # type: ignore[union-attr]
+        outcome = pos.outcome()
+        assert outcome is not None and outcome.winner is not None
     # the same position with colours swapped and Black to move: White's score is 0
     mirrored = evaluate(Position("C3B11,D4W00,F7W00,G7W00 b 0-4"), nodes=5000)
     assert mirrored.expected == 0.0 and str(mirrored.best) == "C3xD4"

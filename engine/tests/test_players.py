@@ -31,7 +31,7 @@ LOSS_IN_ONE = "D3W10,D5B11,G7B00 w 0-4"
 def midgame_positions(count: int, seed: int = 5) -> list[Position]:
     """Positions after 6-30 random turns (not over)."""
     rng = random.Random(seed)
-    out = []
+    out: list[Position] = []
     while len(out) < count:
         pos = Position.standard()
         for _ in range(rng.randrange(6, 31)):
