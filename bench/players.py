@@ -1,6 +1,7 @@
 """Speed of the computer players (not a test).
 
 Run from the repository root:  python bench/players.py [--time 1.0] [--positions 8]
+                          or:  python bench/players.py --fit [--games 100] [--nodes 3000]
 
 * raw speeds: turn generation, push/pop and the evaluation, per second;
 * for each player, on positions taken from greedy-vs-greedy and
@@ -11,6 +12,12 @@ Run from the repository root:  python bench/players.py [--time 1.0] [--positions
 
 Targets: every decision within the budget + 10%; ``search`` completes depth
 2 at 1 s per turn on these positions.
+
+``--fit`` fits the scale of :func:`engine.analysis.expected_score`: it plays
+seeded games of the search against itself (a node budget per turn, 4 random
+turns first), records the search value of every position from White's side
+and the game's result, and prints the logistic scale of maximum likelihood
+with the log loss against that of the current :data:`EXPECTED_SCALE`.
 """
 
 from __future__ import annotations
@@ -101,11 +108,69 @@ def bench_player(name: str, positions: list[Position], seconds: float) -> bool:
     return ok
 
 
+def fit_scale(games: int, nodes: int) -> None:
+    """Play the games, then fit ``P(White wins) = 1 / (1 + exp(-v / scale))``."""
+    import math
+    import random
+
+    from engine.analysis import EXPECTED_SCALE
+    from engine.players.search import SearchPlayer
+
+    samples: list[tuple[int, float]] = []
+    for game in range(games):
+        rng = random.Random(game)
+        pos = Position.standard()
+        for _ in range(4):
+            pos.push(pos.random_turn(rng))
+        players = [SearchPlayer("search", seed=2 * game + c, max_nodes=nodes) for c in (0, 1)]
+        values: list[int] = []
+        while pos.outcome() is None and pos.ply < 300:
+            player = players[pos.side_to_move.index]
+            raw = player.search(pos, math.inf)
+            value = int(player.info["value"])
+            if abs(value) < 999_000:
+                values.append(value if pos.side_to_move.index == 0 else -value)
+            pos._push_raw(raw)
+        outcome = pos.outcome()
+        result = 0.5 if outcome is None or outcome.winner is None else 1.0 - outcome.winner.index
+        samples.extend((v, result) for v in values)
+        print(f"game {game + 1}: {result}, {len(values)} positions", file=sys.stderr)
+
+    def loss(scale: float) -> float:
+        total = 0.0
+        for v, r in samples:
+            p = 1 / (1 + math.exp(max(-50.0, min(50.0, -v / scale))))
+            p = min(max(p, 1e-9), 1 - 1e-9)
+            total -= r * math.log(p) + (1 - r) * math.log(1 - p)
+        return total / len(samples)
+
+    low, high = 50.0, 20_000.0
+    for _ in range(60):  # golden-section search on a unimodal loss
+        a = high - (high - low) / 1.618
+        b = low + (high - low) / 1.618
+        if loss(a) < loss(b):
+            high = b
+        else:
+            low = a
+    best = (low + high) / 2
+    print(
+        f"{games} games, {len(samples)} positions, {nodes} nodes per turn: "
+        f"scale {best:.0f} (log loss {loss(best):.4f}; "
+        f"EXPECTED_SCALE {EXPECTED_SCALE}: {loss(EXPECTED_SCALE):.4f}; constant 1/2: {math.log(2):.4f})"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per decision")
     parser.add_argument("--positions", type=int, default=8, help="number of positions")
+    parser.add_argument("--fit", action="store_true", help="fit the expected-score scale")
+    parser.add_argument("--games", type=int, default=100, help="games for --fit")
+    parser.add_argument("--nodes", type=int, default=3000, help="nodes per turn for --fit")
     args = parser.parse_args()
+    if args.fit:
+        fit_scale(args.games, args.nodes)
+        return 0
     positions = sample_positions(args.positions)
     raw_speeds(positions)
     ok = True

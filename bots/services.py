@@ -68,8 +68,12 @@ _KNOWN_BOTS = {
 }
 
 
+# Engine players that play no games on the site: frozen baselines for measuring.
+_NOT_BOTS = frozenset({"search-v1"})
+
+
 def engine_player_names() -> tuple[str, ...]:
-    return tuple(PLAYER_NAMES)
+    return tuple(name for name in PLAYER_NAMES if name not in _NOT_BOTS)
 
 
 def builtin_bots() -> list[BuiltinBot]:

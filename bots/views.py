@@ -35,6 +35,7 @@ class BotMatchForm(forms.Form):
     seconds_per_turn = forms.FloatField(
         label=_("Seconds per turn"), min_value=0.01, max_value=10, initial=0.2
     )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [

@@ -328,6 +328,12 @@ def args_match(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="start each pair of games with this many random turns (default 0)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=integer,
+        default=1,
+        help="games played at once in worker processes; the same games for any value (default 1)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the summary line")
 
 
@@ -340,8 +346,10 @@ def cmd_match(args: argparse.Namespace) -> int:
             raise CommandError(
                 f"unknown player {name!r}: choose one of {', '.join(PLAYER_NAMES)}", EXIT_SYNTAX
             )
-    if args.games < 1 or args.max_turns < 1 or args.random_turns < 0:
-        raise CommandError("--games and --max-turns must be >= 1, --random-turns >= 0", EXIT_SYNTAX)
+    if args.games < 1 or args.max_turns < 1 or args.random_turns < 0 or args.jobs < 1:
+        raise CommandError(
+            "--games, --max-turns and --jobs must be >= 1, --random-turns >= 0", EXIT_SYNTAX
+        )
     start = parse_position(args.position)
     if start.outcome() is not None:
         raise CommandError("the start position is already over", EXIT_SYNTAX)
@@ -366,6 +374,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         start=start.to_string(),
         random_turns=args.random_turns,
         progress=progress,
+        jobs=args.jobs,
     )
     if not args.quiet:
         slowest = ", ".join(f"{name} {t:.3f} s" for name, t in match.slowest.items())

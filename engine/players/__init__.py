@@ -6,6 +6,9 @@ A ladder of strengths, weakest first (:data:`PLAYER_NAMES`):
 * ``greedy`` — the best turn one turn ahead by the evaluation (:class:`GreedyPlayer`);
 * ``search-1`` — alpha-beta search, 2 turns deep at most (:class:`SearchPlayer`);
 * ``search-2`` — alpha-beta search, 3 turns deep at most;
+* ``search-v1`` — the ``search`` player of commit 4d4b7f8, frozen
+  (:class:`SearchV1Player`, its own copy of the search and the evaluation):
+  the baseline every later ``search`` is measured against;
 * ``search`` — alpha-beta search, as deep as the time allows.
 
 Every player has ``choose(position, *, seconds) -> Turn``: a legal turn of a
@@ -16,7 +19,7 @@ does not.
 
 >>> from engine import Position
 >>> PLAYER_NAMES
-('random', 'greedy', 'search-1', 'search-2', 'search')
+('random', 'greedy', 'search-1', 'search-2', 'search-v1', 'search')
 >>> player = get_player("search-1", seed=7)
 >>> turn = player.choose(Position.standard(), seconds=0.5)
 >>> turn in Position.standard().legal_turns
@@ -24,7 +27,7 @@ True
 >>> get_player("grandmaster")
 Traceback (most recent call last):
 ...
-ValueError: unknown player 'grandmaster': choose one of random, greedy, search-1, search-2, search
+ValueError: unknown player 'grandmaster': choose one of random, greedy, search-1, search-2, search-v1, search
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from collections.abc import Callable
 from engine.players.base import Player
 from engine.players.evaluation import evaluate, position_key
 from engine.players.search import SearchPlayer
+from engine.players.search_v1 import SearchV1Player
 from engine.players.simple import GreedyPlayer, RandomPlayer
 
 __all__ = [
@@ -42,6 +46,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "SearchPlayer",
+    "SearchV1Player",
     "evaluate",
     "get_player",
     "position_key",
@@ -52,6 +57,7 @@ _FACTORIES: dict[str, Callable[[str, int | None], Player]] = {
     "greedy": lambda name, seed: GreedyPlayer(name, seed=seed),
     "search-1": lambda name, seed: SearchPlayer(name, seed=seed, max_depth=2),
     "search-2": lambda name, seed: SearchPlayer(name, seed=seed, max_depth=3),
+    "search-v1": lambda name, seed: SearchV1Player(name, seed=seed),
     "search": lambda name, seed: SearchPlayer(name, seed=seed),
 }
 

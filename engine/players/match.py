@@ -9,6 +9,7 @@ same opening with colours swapped, and more varied games than from the
 start alone (N = 0 by default). A game that reaches ``max_turns``
 turns (default :data:`MAX_TURNS`) without a result is a draw, like a draw by
 repetition. Each game gets fresh players seeded from the match seed.
+``jobs`` plays games in parallel processes, with the same games for any number.
 
 The summary is one line, from A's side::
 
@@ -29,7 +30,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.players import get_player
@@ -164,32 +166,59 @@ def play_match(
     max_turns: int = MAX_TURNS,
     start: str = STANDARD_START,
     random_turns: int = 0,
+    jobs: int = 1,
     progress: Callable[[int, GameResult, MatchResult], None] | None = None,
 ) -> MatchResult:
-    """Play a match; A is White in games 1, 3, 5... ``progress`` is called after each game."""
+    """Play a match; A is White in games 1, 3, 5... ``progress`` is called after each game.
+
+    ``jobs`` > 1 plays that many games at once in worker processes. Every
+    game's seed and opening are drawn from the match seed before play, in
+    game order, and the results are recorded in game order: the same games
+    for any ``jobs`` (a search limited by time still depends on the speed of
+    the machine, which parallel games share).
+    """
     for name in (a, b):
         get_player(name)  # fail early on an unknown name
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs!r}")
     rng = random.Random(seed)
     match = MatchResult(a, b, seconds)
+    specs: list[tuple[str, str, float, int, int, str, tuple[str, ...]]] = []
     opening: tuple[str, ...] = ()
     for number in range(1, games + 1):
         a_is_white = number % 2 == 1
         white, black = (a, b) if a_is_white else (b, a)
         if a_is_white:
             opening = _random_opening(start, random_turns, rng)
-        game = play_game(
-            white,
-            black,
-            seconds=seconds,
-            seed=rng.randrange(2**32),
-            max_turns=max_turns,
-            start=start,
-            opening=opening,
-        )
-        match.add(game, a_is_white)
-        if progress is not None:
-            progress(number, game, match)
+        specs.append((white, black, seconds, rng.randrange(2**32), max_turns, start, opening))
+    if jobs == 1:
+        results: Iterable[GameResult] = map(_play_spec, specs)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=min(jobs, games))
+        results = pool.map(_play_spec, specs)
+    try:
+        for number, game in enumerate(results, 1):
+            match.add(game, number % 2 == 1)
+            if progress is not None:
+                progress(number, game, match)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return match
+
+
+def _play_spec(spec: tuple[str, str, float, int, int, str, tuple[str, ...]]) -> GameResult:
+    white, black, seconds, seed, max_turns, start, opening = spec
+    return play_game(
+        white,
+        black,
+        seconds=seconds,
+        seed=seed,
+        max_turns=max_turns,
+        start=start,
+        opening=opening,
+    )
 
 
 def _random_opening(start: str, turns: int, rng: random.Random) -> tuple[str, ...]:
@@ -205,3 +234,56 @@ def _random_opening(start: str, turns: int, rng: random.Random) -> tuple[str, ..
                 break
         if pos.outcome() is None:
             return tuple(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.players.match A B ... [--jobs N]``: ``python -m engine match``
+    with games in parallel processes; the same options and the same output."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.players.match", description="computer players against each other"
+    )
+    parser.add_argument("a", metavar="PLAYER_A")
+    parser.add_argument("b", metavar="PLAYER_B")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--position", default=STANDARD_START)
+    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    parser.add_argument("--random-turns", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+
+    def progress(number: int, game: GameResult, match: MatchResult) -> None:
+        if not args.quiet:
+            print(
+                f"game {number}: {game.white} (white) - {game.black} (black) {game.result} "
+                f"by {game.reason} in {game.turns} turns; slowest turn "
+                f"{game.slowest[0]:.3f} s / {game.slowest[1]:.3f} s",
+                flush=True,
+            )
+
+    start = STANDARD_START if args.position == "start" else Position(args.position).to_string()
+    match = play_match(
+        args.a,
+        args.b,
+        games=args.games,
+        seconds=args.time,
+        seed=args.seed,
+        max_turns=args.max_turns,
+        start=start,
+        random_turns=args.random_turns,
+        jobs=args.jobs,
+        progress=progress,
+    )
+    if not args.quiet:
+        slowest = ", ".join(f"{name} {t:.3f} s" for name, t in match.slowest.items())
+        print(f"slowest turn (budget {args.time:g} s): {slowest}")
+    print(match.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
