@@ -112,11 +112,10 @@ def test_turn_submission_costs_the_same_queries_at_ply_2_and_ply_60(
     assert counts[SHORT] == counts[LONG], counts
     # Token; the locked game with both players and their profiles (the clock and the
     # receivers of turn_played use those) and, on PostgreSQL, the turn texts (the answer
-    # reuses them; elsewhere a query of their own); the writes — on PostgreSQL the turn
-    # and the game in one statement, the stream events (stream app, a plain bulk_create
-    # that sends the held-back writes first), the notification; four elsewhere; the
-    # savepoint and its release (the transaction, in a test).
-    assert counts[LONG] == (7 if connection.vendor == "postgresql" else 9), counts
+    # reuses them; elsewhere a query of their own); the writes, plain Django: the turn,
+    # the game, the stream events (one bulk_create), the notification; the savepoint
+    # and its release (the transaction, in a test).
+    assert counts[LONG] == (8 if connection.vendor == "postgresql" else 9), counts
 
 
 def test_game_reads_cost_the_same_queries_at_ply_2_and_ply_60(api, games_of_two_lengths) -> None:
