@@ -522,6 +522,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+    # django-axes logs every successful log-in at INFO: only its warnings are news.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (

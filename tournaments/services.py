@@ -440,11 +440,14 @@ def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -
 
 
 def start_tournament(
-    *, tournament: Tournament | int, by: AbstractBaseUser | None = None
+    *, tournament: Tournament | int, by: AbstractBaseUser | None = None, pair_now: bool = True
 ) -> Tournament:
     """Give starting ranks (rating, then name) and pair round 1 (all rounds if all at once).
 
-    ``by`` is the user asking (must organise it); None is the scheduler.
+    ``by`` is the user asking (must organise it); None is the scheduler.  With
+    ``pair_now=False`` (a web request: pairing a big field and creating its games takes
+    seconds) the pairing is a job, ``pair_opening_rounds``, queued at the commit; the
+    tournament is running from now on, with round 0 until the job is done.
     """
     with transaction.atomic():
         tournament = _locked(tournament)
@@ -480,10 +483,24 @@ def start_tournament(
                 dedupe_key=f"tournament_started:{tournament.pk}",
             )
         last = tournament.rounds if (tournament.is_round_robin and tournament.all_at_once) else 1
-        for number in range(1, (last or 0) + 1):
-            pair_round(tournament_id=tournament.pk, round_number=number)
+        if pair_now:
+            pair_opening_rounds(tournament_id=tournament.pk, last=last or 0)
+        else:
+            from tournaments.tasks import pair_opening_rounds_task
+
+            pair_opening_rounds_task.delay(tournament.pk, last or 0)
     tournament.refresh_from_db()
     return tournament
+
+
+def pair_opening_rounds(*, tournament_id: int, last: int) -> int:
+    """Pair rounds 1..last of a tournament that just started, in order (each round exactly
+    once: a second run, or the heartbeat's advance, pairs nothing twice).  Returns the
+    number of rounds paired now."""
+    return sum(
+        pair_round(tournament_id=tournament_id, round_number=number) is not None
+        for number in range(1, last + 1)
+    )
 
 
 def start_due_tournaments(now: datetime.datetime | None = None) -> list[int]:

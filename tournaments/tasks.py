@@ -44,6 +44,14 @@ def pair_round_task(tournament_id: int, round_number: int) -> bool:
     return pair_round(tournament_id=tournament_id, round_number=round_number) is not None
 
 
+@shared_task(**{**_OPTIONS, "time_limit": 900, "soft_time_limit": 850})
+def pair_opening_rounds_task(tournament_id: int, last: int) -> int:
+    """The pairing of a tournament started from the site or the API (rounds 1..last)."""
+    from tournaments.services import pair_opening_rounds
+
+    return pair_opening_rounds(tournament_id=tournament_id, last=last)
+
+
 @shared_task(**_OPTIONS)
 def tournament_heartbeat() -> dict[str, list[int]]:
     """Beat task: start tournaments at their time; advance any whose round is over.

@@ -105,8 +105,10 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
             _("Withdrawn."),
         ),
         "start": (
-            lambda: services.start_tournament(tournament=tournament, by=request.user),
-            _("The tournament has started."),
+            lambda: services.start_tournament(
+                tournament=tournament, by=request.user, pair_now=False
+            ),
+            _("The tournament has started: round 1 is being paired."),
         ),
         "bye": (
             lambda: services.request_bye(

@@ -131,7 +131,7 @@ ROWS: list[Row] = [
     Row("tournaments_api:detail", "GET", ALL_200, _tournament),
     Row("tournaments_api:join", "POST", (401, 201, 409, 409, 201), _tournament),
     Row("tournaments_api:withdraw", "POST", (401, 403, 200, 200, 403), _tournament),
-    Row("tournaments_api:start", "POST", (401, 403, 403, 403, 200), _tournament),
+    Row("tournaments_api:start", "POST", (401, 403, 403, 403, 202), _tournament),  # a job pairs
     # Organiser actions: only staff organises (a round robin has no absences: 409); no
     # round is paired yet, so no board to adjudicate (404).
     Row(

@@ -302,7 +302,13 @@ class StartView(APIView):
         tags=TAGS,
         request=None,
         responses={
-            200: s.TournamentDetailSerializer,
+            202: OpenApiResponse(
+                s.TournamentDetailSerializer,
+                description=(
+                    "Started: status `running`; round 1 is paired by a job "
+                    "(`current_round` becomes 1, the round appears under `rounds/1`)"
+                ),
+            ),
             **_errors(
                 e401="Not authenticated",
                 e403="`not_organiser`",
@@ -312,8 +318,10 @@ class StartView(APIView):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.start_tournament(tournament=_tournament(tournament_id), by=request.user)
-        return _detail(tournament_id)
+        services.start_tournament(
+            tournament=_tournament(tournament_id), by=request.user, pair_now=False
+        )
+        return _detail(tournament_id, http_status=status.HTTP_202_ACCEPTED)
 
 
 class StandingsView(APIView):

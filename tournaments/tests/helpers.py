@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -63,3 +65,25 @@ def pairs(tournament: Tournament, number: int) -> list[tuple[int, int]]:
         .select_related("white", "black")
         .order_by("board")
     ]
+
+
+@contextlib.contextmanager
+def jobs_run_here() -> Iterator[None]:
+    """Tasks queued inside the block run in this process at its commit (eagerly: the
+    test plays the worker), as a worker would run them after the request."""
+    from celery import current_app
+    from django.test import TestCase
+
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = True
+    try:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            yield
+    finally:
+        current_app.conf.task_always_eager = eager
+
+
+def start(organiser: Any, url: str) -> Any:
+    """POST {url}/start as the organiser; the pairing job it queues runs here."""
+    with jobs_run_here():
+        return organiser.client.post(f"{url}/start")

@@ -9,7 +9,7 @@ from django.test import Client
 from tournaments import services
 from tournaments.models import Tournament
 
-from .helpers import finish, make_user, open_games
+from .helpers import finish, jobs_run_here, make_user, open_games
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,9 @@ def test_organiser_creates_a_tournament_players_join_and_it_runs() -> None:
         assert "Joined." in joined.content.decode()
     refused = logged_in(players[0]).post(f"/tournaments/{tournament.pk}/start/", follow=True)
     assert "Only the organiser" in refused.content.decode()
-    logged_in(organiser).post(f"/tournaments/{tournament.pk}/start/")
+    with jobs_run_here():  # the page queues the pairing as a job
+        started = logged_in(organiser).post(f"/tournaments/{tournament.pk}/start/", follow=True)
+    assert "round 1 is being paired" in started.content.decode()
     for game in open_games(tournament):
         finish(game, "1-0")
     services.advance(tournament_id=tournament.pk)
