@@ -402,6 +402,9 @@ EVENT_RETENTION_HOURS = env_int("EVENT_RETENTION_HOURS", 24, minimum=1)
 # ends after STREAM_MAX_SECONDS (clients reconnect), so it never holds a server thread forever.
 STREAM_KEEPALIVE_SECONDS = env_int("STREAM_KEEPALIVE_SECONDS", 5, minimum=1)
 STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 1 if TESTING else 300, minimum=1)  # tests: short
+# Streams open at once per user (token) and per client address: past that, 429.
+STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 4, minimum=1)
+STREAM_MAX_PER_ADDRESS = env_int("STREAM_MAX_PER_ADDRESS", 16, minimum=1)
 
 # Correspondence clocks (clocks app) and notifications: see README "Correspondence clocks".
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {

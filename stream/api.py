@@ -11,6 +11,8 @@ Deployment note: each open stream holds one server thread for its lifetime
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 from django.conf import settings
@@ -19,13 +21,16 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
+from rest_framework.exceptions import Throttled
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from accounts.addresses import client_address
 from core.api import error_responses as _errors
 from stream.events import event_lines
+from stream.slots import NoSlot, stream_slot
 
 NDJSON = "application/x-ndjson"
 
@@ -49,6 +54,32 @@ class StreamParamsSerializer(serializers.Serializer):
         min_value=1,
         help_text=_("End the stream after this many seconds (at most STREAM_MAX_SECONDS, 300)."),
     )
+
+
+class _Holding:
+    """The stream's lines, holding its slot until the stream ends or the client goes
+    away: the server calls close() on the content (WSGI), even before the first line."""
+
+    def __init__(self, slot: AbstractContextManager[None], lines: Iterator[bytes]) -> None:
+        self.slot, self.lines, self.held = slot, lines, True
+
+    def __iter__(self) -> _Holding:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return next(self.lines)
+        except StopIteration:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.held:
+            self.held = False
+            self.slot.__exit__(None, None, None)
+        close = getattr(self.lines, "close", None)
+        if close is not None:
+            close()
 
 
 class _FirstRenderer(BaseContentNegotiation):
@@ -83,7 +114,14 @@ class EventStreamView(APIView):
                     "the connection alive.  See stream/events.py for the fields."
                 ),
             ),
-            **_errors(400, 401, 404, e404="`not_found`: unknown `format`"),
+            **_errors(
+                400,
+                401,
+                404,
+                429,
+                e404="`not_found`: unknown `format`",
+                e429="`throttled`: too many streams open for this account or address",
+            ),
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
@@ -94,9 +132,29 @@ class EventStreamView(APIView):
             params.validated_data.get("timeout", settings.STREAM_MAX_SECONDS),
             settings.STREAM_MAX_SECONDS,
         )
+        slot = stream_slot(user_id=request.user.pk, address=client_address(request))
+        try:
+            slot.__enter__()
+        except NoSlot:
+            raise Throttled(
+                wait=settings.STREAM_KEEPALIVE_SECONDS,
+                detail=_(
+                    "Too many event streams open for this account or address (at most "
+                    "%(user)d per account, %(address)d per address): close one first."
+                )
+                % {
+                    "user": settings.STREAM_MAX_PER_USER,
+                    "address": settings.STREAM_MAX_PER_ADDRESS,
+                },
+            ) from None
         response = StreamingHttpResponse(
-            event_lines(
-                request.user.pk, lifetime=lifetime, keepalive=settings.STREAM_KEEPALIVE_SECONDS
+            _Holding(
+                slot,
+                event_lines(
+                    request.user.pk,
+                    lifetime=lifetime,
+                    keepalive=settings.STREAM_KEEPALIVE_SECONDS,
+                ),
             ),
             content_type=NDJSON,
         )

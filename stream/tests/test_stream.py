@@ -112,3 +112,43 @@ def test_events_older_than_the_retention_are_pruned(alice: Any, bob: Any, settin
 
     assert prune_events.apply().get() == 1
     assert list(Event.objects.values_list("pk", flat=True)) == [recent.pk]
+
+
+@pytest.mark.django_db
+def test_a_user_may_hold_only_so_many_streams_and_gets_them_back(alice: Any, settings: Any) -> None:
+    settings.STREAM_MAX_PER_USER = 2
+    open_streams = [alice.client.get("/api/v1/stream/events") for _ in range(2)]
+    assert [answer.status_code for answer in open_streams] == [200, 200]
+    refused = alice.client.get("/api/v1/stream/events")
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert refused["Retry-After"]
+    # A stream that ends (STREAM_MAX_SECONDS, 1 s in tests) gives its slot back.
+    b"".join(open_streams[0].streaming_content)
+    again = alice.client.get("/api/v1/stream/events")
+    assert again.status_code == 200
+    for answer in (again, open_streams[1]):
+        b"".join(answer.streaming_content)
+
+
+@pytest.mark.django_db
+def test_one_address_may_hold_only_so_many_streams(make_player: Any, settings: Any) -> None:
+    settings.STREAM_MAX_PER_ADDRESS = 2
+    players = [make_player(f"bot{number}") for number in range(3)]
+    answers = [player.client.get("/api/v1/stream/events") for player in players]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    for answer in answers[:2]:
+        b"".join(answer.streaming_content)
+
+
+def test_a_stream_closed_before_its_first_line_gives_its_slot_back(settings: Any) -> None:
+    from stream.api import _Holding
+    from stream.slots import NoSlot, stream_slot
+
+    settings.STREAM_MAX_PER_USER = 1
+    slot = stream_slot(user_id=7, address="192.0.2.7")
+    slot.__enter__()
+    with pytest.raises(NoSlot), stream_slot(user_id=7, address="192.0.2.8"):
+        pass
+    _Holding(slot, iter([b"never read\n"])).close()  # the client went away at once
+    with stream_slot(user_id=7, address="192.0.2.8"):
+        pass
