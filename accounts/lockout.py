@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from axes.handlers.cache import AxesCacheHandler
+from axes.helpers import get_cache
 
 from core.cache import CACHE_ERRORS
 
@@ -18,6 +19,17 @@ logger = logging.getLogger(__name__)
 
 
 class FailOpenCacheHandler(AxesCacheHandler):  # type: ignore[misc]
+    # The cache is looked up at each use, not kept from the first: axes keeps one handler
+    # for the process, and a cache object taken while settings differed (a test's dead
+    # Redis, a reconfigured cache) must not stay its cache for good.
+    @property
+    def cache(self) -> Any:
+        return get_cache()
+
+    @cache.setter
+    def cache(self, value: Any) -> None:
+        pass  # AxesCacheHandler.__init__ stores one: the property above answers instead
+
     def get_failures(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
         try:
             return int(super().get_failures(request, credentials))
