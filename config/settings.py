@@ -406,7 +406,7 @@ STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 1 if TESTING else 300, minimu
 STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 4, minimum=1)
 STREAM_MAX_PER_ADDRESS = env_int("STREAM_MAX_PER_ADDRESS", 16, minimum=1)
 
-# Correspondence clocks (clocks app) and notifications: see README "Correspondence clocks".
+# Correspondence clocks (clocks app) and notifications: see docs/clocks.md.
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {
     # Ends due vacations, expires run-out clocks (exactly once), warns low clocks.
     "task": "games.tasks.sweep_clocks",
