@@ -151,6 +151,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "core",
     "accounts",
     "clocks",
@@ -176,9 +177,27 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Last: answers a locked-out log-in (django-axes, below).
     "axes.middleware.AxesMiddleware",
 ]
+
+# No inline script anywhere (every script is a static file of ours); inline styles are
+# allowed (the SVG board carries its own); nothing from other origins; no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Log-in lockout (django-axes): website, admin and API token log-ins alike ---------
 # After AXES_FAILURE_LIMIT wrong passwords for one account, or from one address, that
