@@ -1,0 +1,56 @@
+"""docker-compose.yml as shipped (no Docker engine runs here): what can be checked without one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+APP_SERVICES = ["migrate", "web", "stream", "worker", "beat"]
+
+
+def test_every_app_service_runs_the_command_of_its_role() -> None:
+    commands = {name: " ".join(SERVICES[name]["command"]) for name in APP_SERVICES}
+    assert commands["web"].startswith("gunicorn --config platform/gunicorn.conf.py")
+    assert commands["stream"].startswith("gunicorn --config platform/gunicorn-stream.conf.py")
+    assert commands["worker"].startswith("celery -A config worker")
+    assert commands["beat"].startswith("celery -A config beat")
+    assert commands["migrate"] == "python manage.py migrate --no-input"
+
+
+def test_services_without_a_web_server_do_not_inherit_the_images_web_health_check() -> None:
+    # The Dockerfile's HEALTHCHECK asks http://127.0.0.1:8000/healthz: only web serves it.
+    for name in ("worker", "beat"):
+        check = " ".join(SERVICES[name]["healthcheck"]["test"])
+        assert "healthz" not in check and "8000" not in check, name
+    assert "celery -A config inspect ping" in " ".join(SERVICES["worker"]["healthcheck"]["test"])
+    assert "8001/healthz" in " ".join(SERVICES["stream"]["healthcheck"]["test"])
+
+
+def test_the_app_services_read_the_env_file_and_wait_for_the_migration() -> None:
+    for name in APP_SERVICES:
+        service = SERVICES[name]
+        assert service["env_file"] == "platform/.env", name
+        if name != "migrate":
+            assert service["depends_on"]["migrate"]["condition"] == (
+                "service_completed_successfully"
+            ), name
+
+
+def test_the_proxy_mounts_the_nginx_files_the_tests_run() -> None:
+    mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in SERVICES["proxy"]["volumes"]}
+    assert mounts == {
+        "/etc/nginx/nginx.conf": "./platform/nginx.conf",
+        "/etc/nginx/adaptoid-locations.conf": "./platform/nginx-locations.conf",
+        "/etc/nginx/adaptoid-http.conf": "./platform/nginx-http.conf",
+    }
+    for path in mounts.values():
+        assert (ROOT / path).is_file()
+
+
+def test_env_example_trusts_exactly_the_compose_proxy() -> None:
+    lines = (ROOT / "platform" / "env.example").read_text().splitlines()
+    assert "TRUSTED_PROXIES=1" in lines
