@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,22 +12,12 @@ from django.utils import timezone
 from bots import services as bots
 from bots.models import BotMatch
 from bots.tasks import sweep_bots
+from core.testing import wait_for
 from games import services
 from games.models import Challenge, Game
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 User = get_user_model()
-
-
-def wait_for(check: Callable[[], Any], worker: Any, timeout: float = 60.0) -> Any:
-    """Poll the database until `check()` is truthy (the worker commits in its own process)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.2)
-    pytest.fail(f"timed out; worker log:\n{worker.log()[-4000:]}")
 
 
 def test_a_new_user_challenges_a_bot_and_gets_replies_from_the_worker(

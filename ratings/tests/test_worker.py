@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from accounts.models import Profile
+from core.testing import wait_for
 from games import services
 from ratings.models import RatingChange
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def wait_for(check: Callable[[], Any], worker: Any, timeout: float = 60.0) -> Any:
-    """Poll the database until `check()` is truthy (the worker commits in its own process)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.2)
-    pytest.fail(f"timed out; worker log:\n{worker.log()[-4000:]}")
 
 
 def test_a_rated_game_changes_both_ratings_through_the_worker(
