@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import views
+from games.api import agreements, views
 
 urlpatterns = [
     path("challenges", views.ChallengesView.as_view(), name="challenges"),
@@ -29,4 +29,8 @@ urlpatterns = [
     path("games/<int:game_id>/setup", views.SetupView.as_view(), name="game-setup"),
     path("games/<int:game_id>/choose", views.ChooseView.as_view(), name="game-choose"),
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/draw", agreements.DrawView.as_view(), name="game-draw"),
+    path("games/<int:game_id>/abort", agreements.AbortView.as_view(), name="game-abort"),
+    path("games/<int:game_id>/rematch", agreements.RematchView.as_view(), name="game-rematch"),
+    path("games/<int:game_id>/notes", agreements.NotesView.as_view(), name="game-notes"),
 ]

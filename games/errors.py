@@ -62,6 +62,30 @@ class OwnChallenge(DomainError):
     default_message = _("You cannot accept your own challenge.")
 
 
+class NoDrawOffer(DomainError):
+    code = "no_draw_offer"
+    default_message = _("No draw offer stands in this game.")
+
+
+class AbortTooLate(DomainError):
+    code = "abort_too_late"
+    default_message = _(
+        "A game can be aborted only before both players have made their first turn."
+    )
+
+
+class GameNotOver(DomainError):
+    code = "game_not_over"
+    default_message = _("A rematch can be asked for only once the game is over.")
+
+
+class NoRematch(DomainError):
+    """E.g. an imported game: its players are names from a file, not accounts."""
+
+    code = "no_rematch"
+    default_message = _("This game cannot be replayed as a rematch.")
+
+
 # --- 400: the input is wrong -------------------------------------------------------
 
 
@@ -84,6 +108,10 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     WrongPhase: status.HTTP_409_CONFLICT,
     ChallengeClosed: status.HTTP_409_CONFLICT,
     OwnChallenge: status.HTTP_409_CONFLICT,
+    NoDrawOffer: status.HTTP_409_CONFLICT,
+    AbortTooLate: status.HTTP_409_CONFLICT,
+    GameNotOver: status.HTTP_409_CONFLICT,
+    NoRematch: status.HTTP_409_CONFLICT,
     UnknownPlayer: status.HTTP_400_BAD_REQUEST,
     InvalidSetup: status.HTTP_400_BAD_REQUEST,
     InvalidInput: status.HTTP_400_BAD_REQUEST,

@@ -75,6 +75,17 @@ class Challenge(TimeControlFields):
     updated = models.DateTimeField(_("updated"), auto_now=True)
     # The client's Idempotency-Key of the POST that made it: a retry makes no second one.
     idempotency_key = models.CharField(_("idempotency key"), max_length=64, blank=True)
+    # A rematch (games.agreements.rematch): the finished game it repeats, and the custom
+    # start position that game had ("" for the standard start or a pie opening).
+    rematch_of = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        verbose_name=_("rematch of"),
+    )
+    start_position = models.CharField(_("start position"), max_length=1024, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -121,6 +132,9 @@ class Game(TimeControlFields):
         AGREEMENT = "agreement", _("Draw agreed")
         # A result decided by a tournament's organiser on an unfinished game.
         ADJUDICATION = "adjudication", _("Adjudicated")
+        # Called off before both players made their first turn: result "*", unrated
+        # (games.agreements.abort).
+        ABORTED = "aborted", _("Aborted")
 
     # During a pie setup `white` is the player who places the pieces and `black` the
     # one who then chooses a colour; choose_color swaps them if needed.
@@ -175,6 +189,10 @@ class Game(TimeControlFields):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The colour of the player whose draw offer stands ("" for none): games.agreements.
+    draw_offer = models.CharField(
+        _("draw offered by"), max_length=8, choices=Color.choices, blank=True
+    )
 
     # Not a column: services.play_turn leaves the texts of all the stored turns here,
     # so that its answer needs no query for them (None: not known, read game.turns).
@@ -226,6 +244,12 @@ class Game(TimeControlFields):
             return None
         return self.white_id if color == Color.WHITE else self.black_id
 
+    def lapse_draw_offer(self, color: str) -> None:
+        """The player of `color` played a turn: a draw offer of theirs lapses (the
+        caller saves ``draw_offer``; see games.agreements)."""
+        if self.draw_offer == color:
+            self.draw_offer = ""
+
     @property
     def to_move(self) -> str | None:
         """Whose turn it is (\"white\"/\"black\"), None unless the game is active."""
@@ -261,3 +285,31 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.ply} {self.text}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on a game, seen by nobody else (games.agreements)."""
+
+    MAX_LENGTH = 5000
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="notes", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_notes",
+        verbose_name=_("author"),
+    )
+    text = models.TextField(_("notes"), max_length=MAX_LENGTH, blank=True)
+    updated = models.DateTimeField(_("updated"))
+
+    class Meta:
+        verbose_name = _("game notes")
+        verbose_name_plural = _("game notes")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="gamenote_unique_game_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.user_id}"

@@ -140,6 +140,8 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
             opening=challenge.opening,
             rated=challenge.rated,
             time_control=challenge.time_control,
+            # A rematch of a custom-position game starts from the same position.
+            start_position=challenge.start_position or None,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.opponent = challenge.opponent or player
@@ -407,7 +409,10 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             profiles = player_profiles(game)
             # ...and start the opponent's (their profile: vacation, time zone).
             clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
-            game.save(update_fields=["position", "ply", *clock.CLOCK_FIELDS, "updated"])
+            game.lapse_draw_offer(color)  # the mover's own offer lapses (games.agreements)
+            game.save(
+                update_fields=["position", "ply", "draw_offer", *clock.CLOCK_FIELDS, "updated"]
+            )
             # The answer is built from these texts: no query for the turns again.
             game.turn_texts = [*turn_texts, row.text]
             outcome = position.outcome()
@@ -492,7 +497,11 @@ def finish_game(
     Callers hold the game row lock (or pass a fresh object within their atomic block).
     `profiles` (see player_profiles) spares the receivers a query for each player.
     """
-    if result not in (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS, Game.Result.DRAW):
+    # An aborted game has no result ("*", games.agreements.abort); every other end has one.
+    if termination == Game.Termination.ABORTED:
+        if result != Game.Result.ONGOING:
+            raise errors.InvalidInput(_("An aborted game has no result: *."))
+    elif result not in (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS, Game.Result.DRAW):
         raise errors.InvalidInput(_("A finished game needs a result: 1-0, 0-1 or 1/2-1/2."))
     if termination not in Game.Termination.values:
         raise errors.InvalidInput(_("Unknown termination %(value)s.") % {"value": termination})
@@ -506,8 +515,17 @@ def finish_game(
         game.termination = termination
         game.finished = timezone.now()
         game.deadline = None
+        game.draw_offer = ""  # nothing left to agree on
         game.save(
-            update_fields=["status", "result", "termination", "finished", "deadline", "updated"]
+            update_fields=[
+                "status",
+                "result",
+                "termination",
+                "finished",
+                "deadline",
+                "draw_offer",
+                "updated",
+            ]
         )
         # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import views, views_agreements
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -16,6 +16,10 @@ urlpatterns = [
     path("games/<int:game_id>/setup/", views.pie_setup, name="pie-setup"),
     path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path("games/<int:game_id>/draw/", views_agreements.draw, name="draw"),
+    path("games/<int:game_id>/abort/", views_agreements.abort, name="abort"),
+    path("games/<int:game_id>/rematch/", views_agreements.rematch, name="rematch"),
+    path("games/<int:game_id>/notes/", views_agreements.notes, name="notes"),
     path("board.svg", views.position_svg, name="board-svg"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -677,7 +677,8 @@ def record_game_result(*, game: Game) -> Pairing | None:
     """Score a finished tournament game on its board (called inside the game's transaction).
 
     Decisive games lost on time or abandoned are forfeits (``+``/``-``: the players
-    have not met for pairing purposes); other results are played games.  After a
+    have not met for pairing purposes), an aborted game a double forfeit (``-``/``-``);
+    other results are played games.  After a
     pie opening the board takes the colours actually played.  When the round is
     complete the ``advance_tournament`` task is queued (after commit).
     """
@@ -693,7 +694,11 @@ def record_game_result(*, game: Game) -> Pairing | None:
     if game.white_id != row.white.user_id:
         row.white, row.black = row.black, row.white
     forfeit = game.termination in _FORFEIT_TERMINATIONS
-    if game.result == Game.Result.DRAW:
+    if game.termination == Game.Termination.ABORTED:
+        # Aborted before both players moved: not played, a double forfeit (0 points each;
+        # the players have not met for pairing).  docs/tournaments.md.
+        row.white_outcome = row.black_outcome = Outcome.FORFEIT_LOSS
+    elif game.result == Game.Result.DRAW:
         row.white_outcome = row.black_outcome = Outcome.DRAW
     elif game.result in (Game.Result.WHITE_WINS, Game.Result.BLACK_WINS):
         win, loss = (

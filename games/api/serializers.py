@@ -163,6 +163,9 @@ class GameSerializer(serializers.ModelSerializer):
     turns = serializers.SerializerMethodField()
     termination = serializers.SerializerMethodField()
     clock = serializers.SerializerMethodField()
+    draw_offer = serializers.SerializerMethodField(
+        help_text=_("The colour whose draw offer stands (games/{id}/draw), else null.")
+    )
 
     class Meta:
         model = Game
@@ -183,11 +186,16 @@ class GameSerializer(serializers.ModelSerializer):
             "days_per_turn",
             "deadline",
             "clock",
+            "draw_offer",
             "created",
             "updated",
             "finished",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=Color.choices, allow_null=True))
+    def get_draw_offer(self, game: Game) -> str | None:
+        return game.draw_offer or None
 
     def get_turns(self, game: Game) -> list[str]:
         # The texts play_turn left on the game, else the prefetched turns (ordered by ply).

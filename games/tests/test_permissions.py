@@ -99,6 +99,12 @@ ROWS: list[Row] = [
     Row("api:game-setup", "POST", (401, 403, 409, 409, 403), _game, {"white": "C3", "black": "E5"}),
     Row("api:game-choose", "POST", (401, 403, 409, 409, 403), _game, {"color": "white"}),
     Row("api:game-resign", "POST", (401, 403, 200, 200, 403), _game),
+    Row("api:game-draw", "POST", (401, 403, 201, 201, 403), _game),
+    Row("api:game-draw", "DELETE", (401, 403, 409, 409, 403), _game),  # no offer stands
+    Row("api:game-abort", "POST", (401, 403, 200, 200, 403), _game),
+    Row("api:game-rematch", "POST", (401, 403, 409, 409, 403), _game),  # not over yet
+    Row("api:game-notes", "GET", USERS_200, _game),  # each reads only their own
+    Row("api:game-notes", "PUT", (401, 403, 200, 200, 403), _game, {"text": "mine"}),
     Row("api:archive", "GET", ALL_200),
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
@@ -182,6 +188,10 @@ ROWS: list[Row] = [
     Row("web:pie-setup", "POST", (302,) * 5, _game, {"white": "C3", "black": "E5"}),
     Row("web:pie-choose", "POST", (302,) * 5, _game, {"color": "white"}),
     Row("web:resign", "POST", (302,) * 5, _game, {"confirm": "yes"}),
+    Row("web:draw", "POST", (302,) * 5, _game, {"action": "offer"}),
+    Row("web:abort", "POST", (302,) * 5, _game),
+    Row("web:rematch", "POST", (302,) * 5, _game),
+    Row("web:notes", "POST", (302,) * 5, _game, {"text": "mine"}),
     Row("web:record", "GET", ALL_200, _game),
     Row("web:board-svg", "GET", (400,) * 5),  # no position given
     Row("web:analysis", "GET", ALL_200),
@@ -299,9 +309,13 @@ def _state(world: World) -> tuple[Any, ...]:
     from tournaments.models import Tournament
 
     game = Game.objects.get(pk=world.ids["game"])
+    from games.models import GameNote
+
     return (
         game.status,
         game.ply,
+        game.draw_offer,
+        GameNote.objects.filter(game=game).count(),
         Challenge.objects.get(pk=world.ids["challenge"]).status,
         Tournament.objects.get(pk=world.ids["tournament"]).status,
     )
