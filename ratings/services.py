@@ -5,7 +5,8 @@
   ratings before the game, and stores a ``RatingChange`` row per player.
 * Deviation does not grow with inactivity between games (the paper's empty
   periods are not applied); a new player starts at 1500 ± 350.
-* Not rated: unrated games, and games ended as ``abandoned`` (nobody played them out).
+* Not rated: unrated games, games ended as ``abandoned`` (nobody played them out), and
+  aborted games (result ``*``: no score to rate, games.agreements.abort).
 * ``ratings.chart.rating_chart_svg`` draws a player's history server-side.
 """
 
