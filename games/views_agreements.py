@@ -94,6 +94,9 @@ def notes(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     # Browsers send a textarea's line breaks as CRLF: one character each, as typed.
     text = request.POST.get("text", "").replace("\r\n", "\n")
-    if run(request, lambda: agreements.save_note(game=game, user=request.user, text=text)) is not None:
+    if (
+        run(request, lambda: agreements.save_note(game=game, user=request.user, text=text))
+        is not None
+    ):
         messages.success(request, _("Notes saved."))
     return redirect("web:game", game_id=game.pk)

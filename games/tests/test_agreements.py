@@ -165,11 +165,10 @@ def test_finish_game_keeps_the_result_star_for_aborted_games_only(alice, bob) ->
 
 
 def test_an_aborted_tournament_board_is_a_double_forfeit() -> None:
+    from games import agreements
     from tournaments import services as tournament_services
     from tournaments.models import Pairing
     from tournaments.tests.helpers import make_tournament, make_user, open_games
-
-    from games import agreements
 
     organiser = make_user("orga", organiser=True)
     players = [make_user(f"p{i}") for i in range(1, 3)]
@@ -289,7 +288,10 @@ def test_notes_are_bounded_and_checked(alice, bob) -> None:
     assert alice.client.put(url, {"text": 5}, format="json").status_code == 200  # "5"
     assert alice.client.put(url, {"text": ["a"]}, format="json").status_code == 400
     assert alice.client.get(url).json() == {"text": "5"}
-    assert alice.client.put("/api/v1/games/999999/notes", {"text": "a"}, format="json").status_code == 404
+    assert (
+        alice.client.put("/api/v1/games/999999/notes", {"text": "a"}, format="json").status_code
+        == 404
+    )
 
 
 def test_new_endpoints_and_codes_are_in_the_schema(api) -> None:
@@ -300,6 +302,40 @@ def test_new_endpoints_and_codes_are_in_the_schema(api) -> None:
         assert code in schema
     for operation in ("offer_draw", "cancel_draw_offer", "abort_game", "rematch", "save_notes"):
         assert f'"operationId": "{operation}"' in schema or f"operationId: {operation}" in schema
+
+
+# --- Pages ---------------------------------------------------------------------------------
+
+
+def test_the_page_forms_call_the_same_services_and_speak_russian(alice, bob, stranger) -> None:
+    from django.test import Client
+
+    from accounts.models import Profile
+
+    game = services.start_game(white=alice.user, black=bob.user)
+    page = f"/games/{game.pk}/"
+    browser = Client()
+    browser.force_login(stranger.user)
+    assert 'id="agreements"' not in browser.get(page).content.decode()  # players only
+    Profile.objects.filter(user=alice.user).update(language="ru")
+    browser.force_login(alice.user)
+    html = browser.get(page, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Предложить ничью" in html and "Мои заметки" in html
+    browser.post(f"/games/{game.pk}/notes/", {"text": "line one\r\nline two"})
+    assert services_note(game, alice) == "line one\nline two"  # CRLF as typed: one each
+    browser.post(f"/games/{game.pk}/draw/", {"action": "offer"})
+    assert Game.objects.get(pk=game.pk).draw_offer == "white"
+    answer = browser.post(f"/games/{game.pk}/notes/", {"text": "x" * 5001}, follow=True)
+    assert "5000" in answer.content.decode()  # refused, in words
+    browser.force_login(bob.user)
+    browser.post(f"/games/{game.pk}/draw/", {"action": "offer"})
+    assert Game.objects.get(pk=game.pk).termination == "agreement"
+
+
+def services_note(game: Game, player: Any) -> str:
+    from games import agreements
+
+    return agreements.note_text(game=game, user=player.user)
 
 
 # --- Races (PostgreSQL) --------------------------------------------------------------------
