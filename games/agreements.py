@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clocks import state as clock
 from games import errors, services
 from games.models import Challenge, Color, Game, GameNote
 
@@ -49,6 +50,9 @@ def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswe
         if game.draw_offer == color:
             return game, DrawAnswer.REPEATED
         if game.draw_offer:  # the opponent's: accepted
+            # A clock already run out decides the game (the sweeper will end it): no
+            # agreement may take a win on time away from the opponent.
+            clock.check_deadline(game=game, now=timezone.now())
             services.finish_game(
                 game=game,
                 result=Game.Result.DRAW,
@@ -101,6 +105,7 @@ def abort(*, game: Game, player: AbstractBaseUser) -> Game:
             raise errors.GameOver()
         if not can_abort(game):
             raise errors.AbortTooLate()
+        clock.check_deadline(game=game, now=timezone.now())  # as for accepting a draw
         services.finish_game(
             game=game,
             result=Game.Result.ONGOING,

@@ -42,7 +42,11 @@ class DrawView(APIView):
                 "your opponent's: the finished game",
             ),
             **_errors(401, 403, 404),
-            409: OpenApiResponse(ErrorSerializer, description="`game_over` or `wrong_phase`"),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="`game_over`, `wrong_phase` or `time_expired` (accepting after "
+                "the clock of the player to move ran out)",
+            ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -81,7 +85,10 @@ class AbortView(APIView):
         responses={
             200: GameSerializer,
             **_errors(401, 403, 404),
-            409: OpenApiResponse(ErrorSerializer, description="`abort_too_late` or `game_over`"),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="`abort_too_late`, `game_over` or `time_expired`",
+            ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:

@@ -109,6 +109,22 @@ def test_draw_refusals_are_clear_errors(alice, bob, stranger) -> None:
     assert (setup.status_code, setup.json()["code"]) == (409, "wrong_phase")
 
 
+def test_no_agreement_once_the_clock_of_the_player_to_move_has_run_out(alice, bob) -> None:
+    import datetime
+
+    from django.utils import timezone
+
+    game = start_standard_game(alice, bob)
+    _draw(bob, game["id"])
+    past = timezone.now() - datetime.timedelta(minutes=1)
+    Game.objects.filter(pk=game["id"]).update(deadline=past)  # White's time is up
+    late = _draw(alice, game["id"])
+    assert (late.status_code, late.json()["code"]) == (409, "time_expired")
+    aborted = bob.client.post(f"/api/v1/games/{game['id']}/abort")
+    assert (aborted.status_code, aborted.json()["code"]) == (409, "time_expired")
+    assert Game.objects.get(pk=game["id"]).status == Game.Status.ACTIVE
+
+
 # --- Abort ---------------------------------------------------------------------------------
 
 
