@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import agreements
+from games import agreements, errors, services
 from games.models import Challenge, Game
 from games.views import run
 
@@ -77,7 +77,17 @@ def abort(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for a rematch, or accept the opponent's (the same call); or decline theirs."""
     game = get_object_or_404(Game, pk=game_id)
+    if request.POST.get("action") == "decline":
+        pending = agreements.pending_rematch(game)
+        if pending is None:
+            messages.error(request, str(errors.ChallengeClosed.default_message))
+        elif run(
+            request, lambda: services.decline_challenge(challenge=pending, player=request.user)
+        ):
+            messages.success(request, _("Challenge declined."))
+        return redirect("web:game", game_id=game.pk)
     done = run(request, lambda: agreements.rematch(game=game, player=request.user))
     if done is not None:
         challenge = done[0]

@@ -259,6 +259,17 @@ def test_a_rematch_of_a_custom_position_starts_from_it(alice, bob) -> None:
     assert (game["start_position"], game["opening"], game["white"]) == (start, "custom", "bob")
 
 
+def test_a_pie_rematch_gives_the_placing_to_the_player_who_had_black(alice, bob) -> None:
+    pie = services.start_game(white=alice.user, black=bob.user, opening=Game.Opening.PIE)
+    services.setup_pie(game=pie, player=alice.user, white="C3", black="E5")
+    pie = services.choose_color(game=pie, player=bob.user, color="white")  # bob takes White
+    services.resign(game=pie, player=alice.user)
+    made = bob.client.post(f"/api/v1/games/{pie.pk}/rematch").json()
+    assert (made["opening"], made["color"]) == ("pie", "black")
+    game = alice.client.post(f"/api/v1/challenges/{made['id']}/accept").json()["game"]
+    assert (game["status"], game["white"]) == ("setup", "alice")  # alice places again
+
+
 def test_rematch_refusals(alice, bob, stranger) -> None:
     active = services.start_game(white=alice.user, black=bob.user)
     early = alice.client.post(f"/api/v1/games/{active.pk}/rematch")
@@ -346,6 +357,15 @@ def test_the_page_forms_call_the_same_services_and_speak_russian(alice, bob, str
     browser.force_login(bob.user)
     browser.post(f"/games/{game.pk}/draw/", {"action": "offer"})
     assert Game.objects.get(pk=game.pk).termination == "agreement"
+    # Bob asks for a rematch; Alice declines it from the game page and stays there.
+    browser.post(f"/games/{game.pk}/rematch/")
+    browser.force_login(alice.user)
+    assert "просит реванш" in browser.get(page).content.decode()
+    declined = browser.post(f"/games/{game.pk}/rematch/", {"action": "decline"})
+    assert declined.url == page
+    assert Challenge.objects.get(rematch_of=game).status == Challenge.Status.DECLINED
+    again = browser.post(f"/games/{game.pk}/rematch/", {"action": "decline"}, follow=True)
+    assert "Этот вызов уже закрыт." in again.content.decode()
 
 
 def services_note(game: Game, player: Any) -> str:
