@@ -469,6 +469,26 @@ def test_an_accept_racing_an_abort_or_a_withdrawal_has_one_winner(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_abort_racing_the_second_turn_has_one_winner(
+    on_postgresql, live_server, alice, bob
+) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    base = f"{live_server.url}/api/v1/games/{game.pk}"
+    statuses = _race(
+        [
+            ("POST", f"{base}/turns", bob.token, {"ply": 2, "turn": "D6L"}),
+            ("POST", f"{base}/abort", alice.token, None),
+        ]
+    )
+    game.refresh_from_db()
+    if game.termination == "aborted":  # the turn then found the game over
+        assert (statuses, game.ply) == ([200, 409], 1)
+    else:  # the turn first: too late to abort
+        assert (statuses, game.ply, game.status) == ([201, 409], 2, "active")
+
+
+@pytest.mark.django_db(transaction=True)
 def test_both_players_asking_for_a_rematch_at_once_make_one_game(
     on_postgresql, live_server, alice, bob
 ) -> None:
