@@ -34,7 +34,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-# Written by `manage.py load_demo` (games/management/commands/load_demo.py).
+# Written by `manage.py load_demo` (web/management/commands/load_demo.py).
 ADMIN_PASSWORD_FILE = ROOT / "var" / "demo-admin-password.txt"
 # Folders never searched for translations (besides dot folders and virtual environments).
 NOT_SOURCE = {"var", "staticfiles", "media", "node_modules", "__pycache__"}

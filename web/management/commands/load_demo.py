@@ -1,4 +1,4 @@
-"""Demo data: a few players, finished and running games, an admin login.
+"""Demo data for the whole site: a few players, finished and running games, the bots, an admin login.
 
 Games are played through games.services with turns chosen by the engine, so the
 data is exactly what real play produces.  Running it again changes nothing
