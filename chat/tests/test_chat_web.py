@@ -115,3 +115,38 @@ def test_a_report_from_the_page_reaches_the_admin_which_hides_the_message(
     admin.post("/admin/chat/message/", {"action": "show", "_selected_action": [message.pk]})
     message.refresh_from_db()
     assert message.hidden is None
+
+
+@pytest.mark.parametrize("language", ["ru", "eo"])
+def test_the_chat_catalogs_are_complete(language) -> None:
+    from pathlib import Path
+
+    from web.tests.test_web_i18n import entries
+
+    po = Path(__file__).resolve().parents[1] / "locale" / language / "LC_MESSAGES" / "django.po"
+    found = entries(po)
+    assert len(found) > 30
+    assert [msgid for msgid, strs, fuzzy in found if fuzzy or not all(strs)] == []
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("ru", ["Сообщения", "Ваше сообщение", "Отправить", "Пожаловаться"]),
+        ("eo", ["Mesaĝoj", "Via mesaĝo", "Sendi", "Raporti"]),
+    ],
+)
+def test_the_panel_and_the_blocks_page_come_out_in_the_language(
+    alice, bob, game, language, words
+) -> None:
+    from accounts.models import Profile
+
+    services.post_message(game=game, author=alice.user, text="hi")
+    Profile.objects.filter(user=bob.user).update(language=language)
+    client = browser(bob.user)
+    client.cookies.load({"django_language": language})
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in words:
+        assert word in html, word
+    blocks = client.get("/settings/blocks/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert {"ru": "Заблокированные игроки", "eo": "Blokitaj ludantoj"}[language] in blocks
