@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from chat.models import MAX_LENGTH
+from chat.models import MAX_LENGTH, Message
 
 
 class MessageSerializer(serializers.Serializer):
@@ -18,8 +18,8 @@ class MessageSerializer(serializers.Serializer):
         help_text=_("True when staff hid it (only staff see hidden messages).")
     )
 
-    def get_hidden(self, message: object) -> bool:
-        return getattr(message, "hidden", None) is not None
+    def get_hidden(self, message: Message) -> bool:
+        return message.hidden is not None
 
 
 class MessageRequestSerializer(serializers.Serializer):

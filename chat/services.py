@@ -52,7 +52,7 @@ def clean_text(text: str, *, field: str = "text", required: bool = True) -> str:
             "codes": ", ".join(sorted(set(hidden)))
         }
     if problem is not None:
-        raise InvalidInput(f"{field}: {problem}", fields={field: [problem]})
+        raise InvalidInput(problem, fields={field: [problem]})
     return text
 
 

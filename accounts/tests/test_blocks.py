@@ -99,3 +99,12 @@ def test_the_settings_page_lists_blocks_and_unblocks(alice, bob, stranger) -> No
     assert "bob is no longer blocked." in done.content.decode()
     assert "You have blocked nobody." in done.content.decode()
     assert not Block.objects.exists()
+
+
+def test_a_player_page_offers_to_block_the_player(alice, bob) -> None:
+    page = Client()
+    page.force_login(alice.user)
+    assert "Block this player" not in page.get("/players/alice/").content.decode()
+    assert "Block this player" in page.get("/players/bob/").content.decode()
+    page.post("/settings/blocks/", {"username": "bob"})
+    assert services.is_blocked(alice.user.pk, bob.user.pk)
