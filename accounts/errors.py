@@ -36,3 +36,13 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     WeakPassword: status.HTTP_400_BAD_REQUEST,
     BadCredentials: status.HTTP_401_UNAUTHORIZED,
 }
+
+
+class Blocked(DomainError):
+    """One of the two players blocked the other (accounts.models.Block)."""
+
+    code = "blocked"
+    default_message = _("You cannot do this: one of you has blocked the other.")
+
+
+HTTP_STATUS[Blocked] = status.HTTP_403_FORBIDDEN

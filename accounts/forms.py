@@ -56,3 +56,7 @@ class TokenForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
+
+
+class BlockForm(forms.Form):
+    username = forms.CharField(label=_("Player to block"), max_length=150)

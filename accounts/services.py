@@ -12,11 +12,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import errors
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Block
 from accounts.usernames import validate_username
 from core.errors import InvalidInput
 
@@ -111,3 +112,50 @@ def revoke_token(*, token: ApiToken) -> None:
 def revoke_all_tokens(*, user: AbstractBaseUser) -> int:
     """Revoke every API token of `user` (a new password: old tokens must stop working)."""
     return ApiToken.objects.filter(user=user, revoked__isnull=True).update(revoked=timezone.now())
+
+
+# --- Blocking ------------------------------------------------------------------------------
+
+
+def block(*, blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> tuple[Block, bool]:
+    """`blocker` blocks `blocked`: (the block, whether it is new).  Blocking twice is
+    harmless (a retried request)."""
+    if blocker.pk == blocked.pk:
+        message = _("You cannot block yourself.")
+        raise InvalidInput(message, fields={"username": [message]})
+    with transaction.atomic():
+        return Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+
+
+def unblock(*, blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> bool:
+    """Lift a block; False when there was none (unblocking twice is harmless)."""
+    deleted, _by_model = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+    return bool(deleted)
+
+
+def is_blocked(first_id: int, second_id: int) -> bool:
+    """Whether either of the two players blocked the other (the direction does not
+    matter: a blocked player must not reach the blocker, nor the blocker the player)."""
+    return Block.objects.filter(
+        Q(blocker_id=first_id, blocked_id=second_id) | Q(blocker_id=second_id, blocked_id=first_id)
+    ).exists()
+
+
+def refuse_if_blocked(first_id: int, second_id: int) -> None:
+    """Raise Blocked (403 `blocked`) when either player blocked the other."""
+    if is_blocked(first_id, second_id):
+        raise errors.Blocked()
+
+
+def blocked_either_way(user_id: int) -> set[int]:
+    """The ids of the players `user_id` blocked or was blocked by (listings leave them
+    out: the open challenges a player is offered)."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in pairs for other in pair if other != user_id}
+
+
+def blocks_of(user: AbstractBaseUser) -> QuerySet[Block]:
+    """The players `user` blocked, newest first (the settings page)."""
+    return Block.objects.filter(blocker=user).select_related("blocked").order_by("-created")

@@ -72,6 +72,13 @@ class TokenThrottle(AccountsThrottle):
     scope = "token"
 
 
+class MessagesThrottle(_SettingsRateThrottle):
+    """Game messages (chat), per player: DRF's sliding log, few requests.  The game
+    page's form uses it too (``allow_request`` reads only the user and the method)."""
+
+    scope = "messages"
+
+
 # GCRA in one Redis round trip, atomic (two turns at once cannot both take the last
 # allowance).  The time is the Redis server's: one clock for every web worker and
 # machine, in the order the scripts run (client timestamps taken a few microseconds

@@ -11,6 +11,8 @@ urlpatterns = [
     path("settings/", views.account_settings, name="settings"),
     path("settings/token/", views.create_token, name="token-create"),
     path("settings/token/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
+    path("settings/blocks/", views.blocks, name="blocks"),
+    path("settings/blocks/<int:block_id>/unblock/", views.unblock, name="unblock"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path(

@@ -19,7 +19,7 @@ from accounts import forms
 from accounts import services as account_services
 from accounts.addresses import client_address
 from accounts.language import SESSION_KEY
-from accounts.models import ApiToken, Profile
+from accounts.models import ApiToken, Block, Profile
 from core.errors import DomainError
 
 User = get_user_model()
@@ -114,6 +114,42 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     account_services.revoke_token(token=token)
     messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
     return redirect("web:settings")
+
+
+# --- Blocked players ------------------------------------------------------------------------
+
+
+@login_required
+def blocks(request: HttpRequest) -> HttpResponse:
+    """The players I blocked, each with an unblock button, and a form to block one more."""
+    form = forms.BlockForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["username"].strip()
+        player = User.objects.filter(**{User.USERNAME_FIELD: name}).first()
+        if player is None:
+            form.add_error("username", _("There is no player called %(name)s.") % {"name": name})
+        else:
+            try:
+                account_services.block(blocker=request.user, blocked=player)
+            except DomainError as exc:
+                form.add_error("username", str(exc.message))
+            else:
+                messages.success(request, _("%(name)s is blocked.") % {"name": name})
+                return redirect("web:blocks")
+    context = {"form": form, "blocks": account_services.blocks_of(request.user)}
+    return render(request, "accounts/blocks.html", context)
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, block_id: int) -> HttpResponse:
+    block = get_object_or_404(
+        Block.objects.select_related("blocked"), pk=block_id, blocker=request.user
+    )
+    account_services.unblock(blocker=request.user, blocked=block.blocked)
+    name = block.blocked.get_username()
+    messages.success(request, _("%(name)s is no longer blocked.") % {"name": name})
+    return redirect("web:blocks")
 
 
 class _RevokesTokens:

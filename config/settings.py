@@ -161,6 +161,7 @@ INSTALLED_APPS = [
     "stream",
     "notifications",
     "tournaments",
+    "chat",
     "archive",
     "web",
 ]
@@ -506,6 +507,8 @@ API_THROTTLE_RATES = {
     "accounts": env_rate("THROTTLE_ACCOUNTS", "1000/minute" if TESTING else "20/hour"),
     "token": env_rate("THROTTLE_TOKEN", "1000/minute" if TESTING else "30/minute"),
     "turns": env_rate("THROTTLE_TURNS", "1000/minute" if TESTING else "120/minute"),
+    # Game messages, per player (API and game page alike).
+    "messages": env_rate("THROTTLE_MESSAGES", "1000/minute" if TESTING else "10/minute"),
 }
 
 SPECTACULAR_SETTINGS = {

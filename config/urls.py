@@ -41,6 +41,7 @@ urlpatterns = [
     path("tournaments/", include(_with("tournaments.urls", "tournaments_urlpatterns"))),
     path("", include("bots.urls")),  # bots, bot matches
     path("", include("ratings.urls")),  # leaderboard, rating charts
+    path("", include("chat.urls")),  # the game page's messages
     path("", include("web.urls")),
 ]
 

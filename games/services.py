@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
+from accounts.services import refuse_if_blocked
 from clocks import state as clock
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
@@ -75,6 +76,7 @@ def create_challenge(
                 _("You cannot challenge yourself."),
                 fields={"opponent": [_("You cannot challenge yourself.")]},
             )
+        refuse_if_blocked(creator.pk, opponent_user.pk)  # 403 `blocked`, either direction
     with transaction.atomic():
         challenge = Challenge.objects.create(
             created_by=creator,
@@ -127,6 +129,8 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
             raise errors.ChallengeClosed()
         if challenge.opponent_id is not None and challenge.opponent_id != player.pk:
             raise errors.NotYourChallenge()
+        # An open challenge too: a blocked player is never paired against the blocker.
+        refuse_if_blocked(challenge.created_by_id, player.pk)
         creator_color = challenge.color
         if creator_color == Challenge.ColorChoice.RANDOM:
             creator_color = secrets.choice([Color.WHITE, Color.BLACK])

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.services import blocked_either_way
 from engine import (
     IllegalTurnError,
     InvalidPositionError,
@@ -162,7 +163,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "form": form,
         "incoming": open_ones.filter(opponent=request.user),
         "outgoing": open_ones.filter(created_by=request.user),
-        "open": open_ones.filter(opponent__isnull=True).exclude(created_by=request.user)[:50],
+        "open": open_ones.filter(opponent__isnull=True)
+        .exclude(created_by=request.user)
+        .exclude(created_by__in=blocked_either_way(request.user.pk))[:50],
     }
     return render(request, "games/lobby.html", context)
 

@@ -25,6 +25,7 @@ class Kind(models.TextChoices):
     TOURNAMENT_STARTED = "tournament_started", _("Tournament started")
     ROUND_PAIRED = "round_paired", _("New round paired")
     AUTO_VACATION = "auto_vacation", _("Vacation day used")
+    MESSAGE = "message", _("New message")
 
 
 # %(name)s placeholders filled from Notification.params (missing ones print as "?").
@@ -43,6 +44,7 @@ MESSAGES: dict[str, Any] = {
         "Your clock ran out in game #%(game)s: a vacation day was spent instead of losing "
         "(%(days_left)s left this year)."
     ),
+    Kind.MESSAGE: _("New message in game #%(game)s from %(author)s."),
 }
 
 

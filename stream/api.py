@@ -109,7 +109,8 @@ class EventStreamView(APIView):
                     "One JSON object per line: `challenge` (a challenge addressed to you), "
                     "`game_start` (a game of yours started or its pie phase changed), `turn` "
                     "(a turn was played in one of your games, with the game after it), "
-                    "`game_finish` (with result and termination).  On connection: your open "
+                    "`game_finish` (with result and termination), `message` (a message in one of "
+                    "your games: chat).  On connection: your open "
                     "challenges and running games.  An empty line every few seconds keeps "
                     "the connection alive.  See stream/events.py for the fields."
                 ),

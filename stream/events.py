@@ -13,6 +13,8 @@ Line types (every line is one JSON object, or an empty keep-alive line):
   (``color``: the receiving user's colour)
 * ``{"type": "turn", "id": …, "game": {…same…}, "turn": {ply, text, player}}``
 * ``{"type": "game_finish", "id": …, "game": {…same…, result, termination}}``
+* ``{"type": "message", "id": …, "game": {…same…}, "message": {id, game, author, text, created, hidden}}``
+  (a message in one of your games, yours included: chat.services)
 
 ``id`` is the event's id (absent on the lines sent at connection time, which
 report the open challenges and running games as ``challenge``/``game_start``).

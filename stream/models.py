@@ -24,6 +24,7 @@ class Event(models.Model):
         GAME_START = "game_start", _("Game start")
         TURN = "turn", _("Turn")
         GAME_FINISH = "game_finish", _("Game finish")
+        MESSAGE = "message", _("Message")  # written by chat.services
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

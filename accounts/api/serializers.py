@@ -19,3 +19,8 @@ class AccountSerializer(serializers.Serializer):
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
+
+
+class BlockSerializer(serializers.Serializer):
+    username = serializers.CharField(source="blocked.username", help_text="The blocked player.")
+    created = serializers.DateTimeField()

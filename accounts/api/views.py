@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -9,10 +12,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
-from accounts.api.serializers import AccountSerializer, CredentialsSerializer, TokenSerializer
+from accounts.api.serializers import (
+    AccountSerializer,
+    BlockSerializer,
+    CredentialsSerializer,
+    TokenSerializer,
+)
 from accounts.throttling import AccountsThrottle, TokenThrottle
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
+
+User = get_user_model()
 
 
 class AccountsView(APIView):
@@ -62,3 +72,39 @@ class TokenView(APIView):
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return Response({"token": services.issue_token(**data.validated_data, request=request)})
+
+
+class PlayerBlockView(APIView):
+    """Block a player (POST) or lift the block (DELETE): a blocked player can no longer
+    challenge you, message you, or be paired against you from the open challenges."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _player(self, username: str) -> AbstractBaseUser:
+        return get_object_or_404(User, **{User.USERNAME_FIELD: username})
+
+    @extend_schema(
+        operation_id="block_player",
+        request=None,
+        responses={
+            201: OpenApiResponse(BlockSerializer, description="Blocked"),
+            200: OpenApiResponse(BlockSerializer, description="Already blocked"),
+            **_errors(400, 401, 404, e400="`invalid`: you cannot block yourself"),
+        },
+    )
+    def post(self, request: Request, username: str) -> Response:
+        block, created = services.block(blocker=request.user, blocked=self._player(username))
+        return Response(
+            BlockSerializer(block).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(
+        operation_id="unblock_player",
+        request=None,
+        responses={204: None, **_errors(401, 404)},
+        description="Lift the block (204 also when there was none).",
+    )
+    def delete(self, request: Request, username: str) -> Response:
+        services.unblock(blocker=request.user, blocked=self._player(username))
+        return Response(status=status.HTTP_204_NO_CONTENT)

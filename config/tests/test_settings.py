@@ -80,6 +80,7 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("SECURE_HSTS_SECONDS", "a year", "not an integer"),
         ("THROTTLE_TURNS", "abc", "is not a rate"),
         ("THROTTLE_TOKEN", "10/fortnight", "is not a rate"),
+        ("THROTTLE_MESSAGES", "fast", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
     ],

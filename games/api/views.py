@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services import blocked_either_way
 from accounts.throttling import TurnsThrottle
 from core.api import Pagination
 from core.api import error_responses as _errors
@@ -50,9 +51,11 @@ class ChallengesView(APIView):
         params.is_valid(raise_exception=True)
         challenges = Challenge.objects.select_related("created_by", "opponent")
         if params.validated_data["open"]:
-            challenges = challenges.filter(
-                status=Challenge.Status.OPEN, opponent__isnull=True
-            ).exclude(created_by=request.user)
+            challenges = (
+                challenges.filter(status=Challenge.Status.OPEN, opponent__isnull=True)
+                .exclude(created_by=request.user)
+                .exclude(created_by__in=blocked_either_way(request.user.pk))  # never offered
+            )
         else:
             challenges = challenges.filter(Q(created_by=request.user) | Q(opponent=request.user))
         paginator = Pagination()
@@ -78,7 +81,13 @@ class ChallengesView(APIView):
             200: OpenApiResponse(
                 s.ChallengeSerializer, description="Made before with this Idempotency-Key"
             ),
-            **_errors(400, 401, e400="`invalid` or `unknown_player`"),
+            **_errors(
+                400,
+                401,
+                403,
+                e400="`invalid` or `unknown_player`",
+                e403="`blocked`: one of you has blocked the other",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -121,7 +130,12 @@ class AcceptChallengeView(APIView):
         request=None,
         responses={
             201: s.AcceptedSerializer,
-            **_errors(401, 403, 404),
+            **_errors(
+                401,
+                403,
+                404,
+                e403="`not_your_challenge`, or `blocked` (one of you has blocked the other)",
+            ),
             409: OpenApiResponse(
                 s.ErrorSerializer, description="`challenge_closed` or `own_challenge`"
             ),

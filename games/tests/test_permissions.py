@@ -99,12 +99,27 @@ ROWS: list[Row] = [
     Row("api:game-setup", "POST", (401, 403, 409, 409, 403), _game, {"white": "C3", "black": "E5"}),
     Row("api:game-choose", "POST", (401, 403, 409, 409, 403), _game, {"color": "white"}),
     Row("api:game-resign", "POST", (401, 403, 200, 200, 403), _game),
+<<<<<<< HEAD
     Row("api:game-draw", "POST", (401, 403, 201, 201, 403), _game),
     Row("api:game-draw", "DELETE", (401, 403, 409, 409, 403), _game),  # no offer stands
     Row("api:game-abort", "POST", (401, 403, 200, 200, 403), _game),
     Row("api:game-rematch", "POST", (401, 403, 409, 409, 403), _game),  # not over yet
     Row("api:game-notes", "GET", USERS_200, _game),  # each reads only their own
     Row("api:game-notes", "PUT", (401, 403, 200, 200, 403), _game, {"text": "mine"}),
+=======
+    # --- API: game messages (White wrote one to Black) ----------------------------------
+    Row("api:game-messages", "GET", (401, 403, 200, 200, 200), _game),  # staff read
+    Row("api:game-messages", "POST", (401, 403, 201, 201, 403), _game, {"text": "Hello"}),
+    Row(
+        "api:game-message-report",
+        "POST",
+        (401, 403, 409, 201, 403),  # White's own message: 409 own_message
+        _kw(game_id="@game", message_id="@message"),
+        {},
+    ),
+    Row("api:player-block", "POST", (401, 201, 400, 201, 201), _kw(username="alice")),
+    Row("api:player-block", "DELETE", (401, 204, 204, 204, 204), _kw(username="alice")),
+>>>>>>> chat
     Row("api:archive", "GET", ALL_200),
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
@@ -176,6 +191,11 @@ ROWS: list[Row] = [
     Row("web:settings", "GET", PAGE_USERS),
     Row("web:token-create", "POST", PAGE_USERS, data={"password": PASSWORD}),
     Row("web:token-revoke", "POST", (302, 404, 302, 404, 404), _kw(token_id="@white_token")),
+    Row("web:blocks", "GET", PAGE_USERS),
+    Row("web:unblock", "POST", (302,) + (404,) * 4, _kw(block_id=999_999)),
+    Row("chat:messages", "GET", (302, 403, 200, 200, 200), _game),  # the panel's JSON
+    Row("chat:messages", "POST", (302,) * 5, _game, {"text": "Hello"}),
+    Row("chat:report", "POST", (302,) * 5, _kw(game_id="@game", message_id="@message")),
     Row("web:lobby", "GET", PAGE_USERS),
     Row(
         "web:challenge-action",
@@ -275,6 +295,10 @@ def world() -> World:
         "challenge": challenge.pk,
         "white_token": ApiToken.objects.filter(user=users["white"]).get().pk,
     }
+    from chat import services as chat_services
+
+    message = chat_services.post_message(game=game, author=users["white"], text="Good luck")
+    ids["message"] = message.pk
     from tournaments import services as tournament_services
 
     tournament = tournament_services.create_tournament(

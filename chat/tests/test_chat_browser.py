@@ -1,0 +1,96 @@
+"""In a real browser (Playwright and Debian's Chromium, as web/tests/test_web_browser.py):
+two players of a game exchange messages on the game page, each seeing the other's
+message arrive without reloading."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from accounts import services as accounts
+from games import services as games
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PASSWORD = "a-long-browser-password-7"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Player:
+    """One player logged in in their own browser context, collecting console errors."""
+
+    def __init__(self, browser: Any, base: str, name: str) -> None:
+        self.base = base
+        self.context = browser.new_context()
+        self.context.set_default_timeout(15_000)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(base + "/accounts/login/")
+        self.page.fill("#id_username", name)
+        self.page.fill("#id_password", PASSWORD)
+        self.page.click("button[type=submit].primary")
+        self.page.wait_for_url(base + "/")
+
+    def open_game(self, game_id: int) -> None:
+        self.page.goto(f"{self.base}/games/{game_id}/")
+        # A mark that a reload would wipe: the message must come without one.
+        self.page.evaluate("window.notReloaded = true")
+
+    def write(self, text: str) -> None:
+        self.page.fill("#message-text", text)
+        self.page.click("#message-form button[type=submit]")
+        self.page.wait_for_url("**/games/*/#messages")
+
+    def sees(self, author: str, text: str) -> None:
+        item = self.page.locator("#message-list li", has_text=text)
+        item.wait_for()  # the panel fetches every few seconds
+        assert item.locator("strong").inner_text() == author
+
+    def was_not_reloaded(self) -> bool:
+        return bool(self.page.evaluate("window.notReloaded === true"))
+
+
+def test_two_players_exchange_messages_live(live_server, browser) -> None:
+    ann_user = accounts.register_account(username="ann", password=PASSWORD)
+    ben_user = accounts.register_account(username="ben", password=PASSWORD)
+    game = games.start_game(white=ann_user, black=ben_user)
+    ann = Player(browser, live_server.url, "ann")
+    ben = Player(browser, live_server.url, "ben")
+    ann.open_game(game.pk)
+    ben.open_game(game.pk)
+    assert ben.page.locator("#no-messages").is_visible()
+
+    ann.write("Good luck, <b>Ben</b>!")
+    ann.sees("ann", "Good luck, <b>Ben</b>!")  # after the form's redirect
+    ben.sees("ann", "Good luck, <b>Ben</b>!")  # live: plain text, not markup
+    assert ben.was_not_reloaded()
+    assert ben.page.locator("#no-messages").is_hidden()
+    # The new message can be reported from the live list too.
+    assert ben.page.locator("#message-list li form button", has_text="Report").count() == 1
+
+    ann.page.evaluate("window.notReloaded = true")
+    ben.write("Спасибо! Have fun.")
+    ann.sees("ben", "Спасибо! Have fun.")
+    assert ann.was_not_reloaded()
+    assert ann.errors == [] and ben.errors == []
