@@ -99,14 +99,12 @@ ROWS: list[Row] = [
     Row("api:game-setup", "POST", (401, 403, 409, 409, 403), _game, {"white": "C3", "black": "E5"}),
     Row("api:game-choose", "POST", (401, 403, 409, 409, 403), _game, {"color": "white"}),
     Row("api:game-resign", "POST", (401, 403, 200, 200, 403), _game),
-<<<<<<< HEAD
     Row("api:game-draw", "POST", (401, 403, 201, 201, 403), _game),
     Row("api:game-draw", "DELETE", (401, 403, 409, 409, 403), _game),  # no offer stands
     Row("api:game-abort", "POST", (401, 403, 200, 200, 403), _game),
     Row("api:game-rematch", "POST", (401, 403, 409, 409, 403), _game),  # not over yet
     Row("api:game-notes", "GET", USERS_200, _game),  # each reads only their own
     Row("api:game-notes", "PUT", (401, 403, 200, 200, 403), _game, {"text": "mine"}),
-=======
     # --- API: game messages (White wrote one to Black) ----------------------------------
     Row("api:game-messages", "GET", (401, 403, 200, 200, 200), _game),  # staff read
     Row("api:game-messages", "POST", (401, 403, 201, 201, 403), _game, {"text": "Hello"}),
@@ -119,7 +117,6 @@ ROWS: list[Row] = [
     ),
     Row("api:player-block", "POST", (401, 201, 400, 201, 201), _kw(username="alice")),
     Row("api:player-block", "DELETE", (401, 204, 204, 204, 204), _kw(username="alice")),
->>>>>>> chat
     Row("api:archive", "GET", ALL_200),
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
