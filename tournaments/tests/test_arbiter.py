@@ -1,0 +1,195 @@
+"""Arbiter control: draft rounds (preview, edit with the checker's warnings, publish) and
+forbidden pairs (listed by the organiser, or players of the same club)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments import arbiter, errors, selectors, services
+from tournaments.models import DraftRound, Pairing, Round, Tournament
+
+from .helpers import finish, jobs_run_here, make_tournament, make_user, open_games, pairs
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return make_user("orga", organiser=True)
+
+
+@pytest.fixture
+def players():
+    return [make_user(f"p{i}", rating=2000 - 10 * i) for i in range(1, 6)]  # p1 = seed 1
+
+
+def _started(organiser, players, **options) -> Tournament:
+    tournament = make_tournament(organiser, players, arbiter_publishes=True, **options)
+    services.start_tournament(tournament=tournament, by=organiser)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def test_the_pairing_waits_as_a_draft_without_games(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    draft = arbiter.draft_of(tournament)
+    assert draft is not None and draft.number == 1
+    assert tournament.current_round == 0  # not claimed until published
+    assert not Round.objects.filter(tournament=tournament).exists()
+    assert sorted(s for board in draft.boards for s in board if s) == [1, 2, 3, 4, 5]
+    assert draft.boards[-1][1] is None  # the bye last
+    assert arbiter.warnings(tournament, draft) == []
+    # The heartbeat's advance pairs nothing twice and keeps the draft.
+    assert services.advance(tournament_id=tournament.pk) == "idle"
+    assert DraftRound.objects.get(tournament=tournament).boards == draft.boards
+
+
+def test_publish_creates_the_round_and_its_games_once(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    draft = arbiter.draft_of(tournament)
+    with jobs_run_here():
+        arbiter.publish(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert tournament.current_round == 1
+    assert [list(p) for p in pairs(tournament, 1)] == [[w, b or 0] for w, b in draft.boards]
+    assert len(open_games(tournament)) == 2
+    assert not DraftRound.objects.filter(tournament=tournament).exists()
+    assert arbiter.publish_now(tournament_id=tournament.pk, number=1) is None  # a twin
+    with pytest.raises(errors.NoDraftRound):
+        arbiter.publish(tournament=tournament, by=organiser)
+
+
+def test_the_next_round_is_a_draft_again_once_the_round_is_over(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    with jobs_run_here():
+        arbiter.publish(tournament=tournament, by=organiser)
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    draft = arbiter.draft_of(tournament)
+    assert draft is not None and draft.number == 2
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 1
+
+
+def test_edits_and_the_checkers_warnings(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    with jobs_run_here():
+        arbiter.publish(tournament=tournament, by=organiser)
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    draft = arbiter.draft_of(tournament)
+    round1 = pairs(tournament, 1)
+    (w1, b1), bye1 = round1[0], next(w for w, b in round1 if b == 0)
+
+    # Swap colours: allowed, no warning in round 2.
+    before = [list(b) for b in draft.boards]
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="swap_colours", board=1)
+    assert draft.boards[0] == before[0][::-1]
+
+    # Pair round 1's first board again: a repeat pairing (C1), with board and names.
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="pair", white=w1, black=b1)
+    assert sorted(s for board in draft.boards for s in board if s) == [1, 2, 3, 4, 5]
+    found = arbiter.warnings(tournament, draft)
+    repeat = [w for w in found if w.rule == "C1"]
+    assert len(repeat) == 1 and set(repeat[0].seeds) == {w1, b1}
+    assert repeat[0].board == next(
+        n for n, board in enumerate(draft.boards, 1) if set(board) == {w1, b1}
+    )
+    assert f"p{w1}" in repeat[0].message
+
+    # Round 1's bye player takes the bye again: C2.
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="bye", player=bye1)
+    assert draft.boards[-1] == [bye1, None]
+    assert any(w.rule == "C2" and w.seeds == (bye1,) for w in arbiter.warnings(tournament, draft))
+
+    # Swap two players; an unknown player is a clear 400 error.
+    a, b = draft.boards[0][0], draft.boards[-1][0]
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="swap", first=a, second=b)
+    assert draft.boards[-1] == [a, None]
+    with pytest.raises(errors.InvalidDraftEdit):
+        arbiter.edit_draft(tournament=tournament, by=organiser, action="swap", first=a, second=99)
+    with pytest.raises(errors.InvalidDraftEdit):
+        arbiter.edit_draft(tournament=tournament, by=organiser, action="shuffle")
+    with pytest.raises(errors.NotOrganiser):
+        arbiter.edit_draft(tournament=tournament, by=players[0], action="swap_colours", board=1)
+
+    # Publishing with warnings is the arbiter's call: the edited boards are played.
+    final = [list(board) for board in draft.boards]
+    with jobs_run_here():
+        arbiter.publish(tournament=tournament, by=organiser)
+    assert [list(p) for p in pairs(tournament, 2)] == [[w, b or 0] for w, b in final]
+
+
+def test_moving_a_player_to_the_bye_in_an_even_round_leaves_two_byes(organiser, players) -> None:
+    tournament = _started(organiser, players[:4])
+    draft = arbiter.draft_of(tournament)
+    white, black = draft.boards[0]
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="bye", player=white)
+    assert [black, None] in draft.boards and [white, None] in draft.boards
+    assert any(w.rule == "bye" for w in arbiter.warnings(tournament, draft))
+    # Pairing the two back together merges the byes.
+    draft = arbiter.edit_draft(
+        tournament=tournament, by=organiser, action="pair", white=white, black=black
+    )
+    assert len(draft.boards) == 2 and arbiter.warnings(tournament, draft) == []
+
+
+def test_forbidden_pairs_are_never_paired_and_the_checker_reports_them(organiser) -> None:
+    # Four players: round 1 pairs 1-3 and 2-4 (top half against bottom half).
+    players = [make_user(f"f{i}", rating=2000 - 10 * i) for i in range(1, 5)]
+    tournament = make_tournament(organiser, players, arbiter_publishes=True)
+    entries = {p.user.username: p for p in tournament.participants.all()}
+    arbiter.add_forbidden_pair(
+        tournament=tournament, by=organiser, first=entries["f1"], second=entries["f3"]
+    )
+    again = arbiter.add_forbidden_pair(
+        tournament=tournament, by=organiser, first=entries["f3"], second=entries["f1"]
+    )
+    assert len(arbiter.forbidden_pairs(tournament)) == 1
+    services.start_tournament(tournament=tournament, by=organiser)
+    draft = arbiter.draft_of(tournament)
+    assert {1, 3} not in [set(b) for b in draft.boards]
+    assert arbiter.warnings(tournament, draft) == []
+    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="pair", white=1, black=3)
+    assert [w.rule for w in arbiter.warnings(tournament, draft)] == ["forbidden"]
+    # The TRF export carries them (XXP), for the command-line checker too.
+    assert "XXP 1 3" in selectors.trf(tournament)
+    arbiter.remove_forbidden_pair(tournament=tournament, by=organiser, pair_id=again.pk)
+    assert arbiter.warnings(tournament, draft) == []
+    with pytest.raises(errors.NotOrganiser):
+        arbiter.add_forbidden_pair(
+            tournament=tournament, by=players[0], first=entries["f1"], second=entries["f2"]
+        )
+
+
+def test_players_of_the_same_club_do_not_meet(organiser) -> None:
+    players = [make_user(f"c{i}", rating=2000 - 10 * i) for i in range(1, 5)]
+    tournament = make_tournament(organiser, [], avoid_same_club=True)
+    for user, club in zip(players, ["Rooks", "", " rooks ", "Pawns"], strict=True):
+        services.join(tournament=tournament, user=user, club=club)
+    services.start_tournament(tournament=tournament, by=organiser)
+    assert (1, 3) not in pairs(tournament, 1) and (3, 1) not in pairs(tournament, 1)
+    assert len(pairs(tournament, 1)) == 2
+
+
+def test_round_robins_ignore_forbidden_pairs_and_have_no_drafts(organiser, players) -> None:
+    with pytest.raises(errors.InvalidTournament):
+        make_tournament(organiser, players, format="roundrobin", arbiter_publishes=True)
+    tournament = make_tournament(organiser, players, format="roundrobin")
+    entries = list(tournament.participants.all())
+    with pytest.raises(errors.WrongTournamentState):
+        arbiter.add_forbidden_pair(
+            tournament=tournament, by=organiser, first=entries[0], second=entries[1]
+        )
+
+
+def test_turning_drafts_on_during_a_swiss(organiser, players) -> None:
+    tournament = make_tournament(organiser, players)
+    services.start_tournament(tournament=tournament, by=organiser)
+    assert Round.objects.filter(tournament=tournament).count() == 1  # automatic
+    arbiter.set_arbiter_options(tournament=tournament, by=organiser, arbiter_publishes=True)
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "0-1")
+    assert arbiter.draft_of(tournament).number == 2
+    assert not Pairing.objects.filter(round__tournament=tournament, round__number=2).exists()
