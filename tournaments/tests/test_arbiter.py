@@ -193,3 +193,103 @@ def test_turning_drafts_on_during_a_swiss(organiser, players) -> None:
             finish(game, "0-1")
     assert arbiter.draft_of(tournament).number == 2
     assert not Pairing.objects.filter(round__tournament=tournament, round__number=2).exists()
+
+
+# --- API ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def api_organiser(make_player):
+    from django.contrib.auth.models import Permission
+
+    player = make_player("olga")
+    player.user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
+    return player
+
+
+def test_draft_edit_publish_and_forbidden_pairs_through_the_api(
+    api_organiser, alice, bob, stranger
+) -> None:
+    made = api_organiser.client.post(
+        "/api/v1/tournaments",
+        {"name": "Arbiter Swiss", "format": "swiss", "rounds": 3, "arbiter_publishes": True},
+        format="json",
+    )
+    assert made.status_code == 201 and made.json()["arbiter_publishes"] is True
+    url = f"/api/v1/tournaments/{made.json()['id']}"
+    for player, club in ((alice, "Rooks"), (bob, "Rooks"), (stranger, "")):
+        assert player.client.post(f"{url}/join", {"club": club}, format="json").status_code == 201
+    too_long = {"club": "x" * 81}
+    assert api_organiser.client.post(f"{url}/join", too_long, format="json").status_code == 400
+
+    added = api_organiser.client.post(
+        f"{url}/forbidden-pairs", {"first": "alice", "second": "mallory"}, format="json"
+    )
+    assert added.status_code == 201
+    assert [(p["first"], p["second"]) for p in added.json()] in (
+        [("alice", "mallory")],
+        [("mallory", "alice")],
+    )
+    assert alice.client.get(f"{url}/forbidden-pairs").json()["code"] == "not_organiser"
+    missing = {"first": "alice", "second": "nobody"}
+    assert api_organiser.client.post(f"{url}/forbidden-pairs", missing, format="json").status_code == 404
+    options = api_organiser.client.patch(f"{url}/arbiter", {"avoid_same_club": True}, format="json")
+    assert options.status_code == 200 and options.json()["avoid_same_club"] is True
+
+    assert api_organiser.client.get(f"{url}/draft").json()["code"] == "no_draft"
+    from .helpers import start
+
+    assert start(api_organiser, url).status_code == 202
+    draft = api_organiser.client.get(f"{url}/draft").json()
+    # alice-bob (same club) and alice-mallory (listed) are forbidden: bob plays mallory.
+    (board,) = [b for b in draft["boards"] if b["black"]]
+    assert {board["white"]["username"], board["black"]["username"]} == {"bob", "mallory"}
+    assert draft["warnings"] == []
+    assert alice.client.get(f"{url}/draft").status_code == 403
+
+    alice_seed = next(
+        b["white"]["seed"] for b in draft["boards"] if b["white"]["username"] == "alice"
+    )
+    edited = api_organiser.client.post(
+        f"{url}/draft", {"action": "pair", "white": alice_seed, "black": board["white"]["seed"]},
+        format="json",
+    )
+    assert edited.status_code == 200
+    assert {w["rule"] for w in edited.json()["warnings"]} == {"forbidden"}
+    bad = api_organiser.client.post(f"{url}/draft", {"action": "bye", "player": 42}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_edit"
+    assert api_organiser.client.post(f"{url}/draft", {"action": "x"}, format="json").status_code == 400
+
+    with jobs_run_here():
+        published = api_organiser.client.post(f"{url}/draft/publish")
+    assert published.status_code == 202
+    assert api_organiser.client.get(url).json()["current_round"] == 1
+    rounds = api_organiser.client.get(f"{url}/rounds/1").json()
+    assert [b["white"]["seed"] for b in rounds["boards"]] == [
+        b["white"]["seed"] for b in edited.json()["boards"]
+    ]
+    assert api_organiser.client.post(f"{url}/draft/publish").json()["code"] == "no_draft"
+
+
+def test_trf_import_through_the_api(api_organiser, alice) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from .test_trf_import import _played_trf
+
+    _state, text = _played_trf()
+    upload = SimpleUploadedFile("club.trf", text.encode(), content_type="text/plain")
+    with jobs_run_here():
+        answer = api_organiser.client.post(
+            "/api/v1/tournament-imports", {"file": upload, "match_users": "true"}, format="multipart"
+        )
+    assert answer.status_code == 202, answer.json()
+    job = api_organiser.client.get(f"/api/v1/tournament-imports/{answer.json()['id']}").json()
+    assert job["status"] == "done" and job["tournament"]
+    assert alice.client.get(f"/api/v1/tournament-imports/{job['id']}").status_code == 404
+    refused = alice.client.post(
+        "/api/v1/tournament-imports",
+        {"file": SimpleUploadedFile("x.trf", b"012 X\n")},
+        format="multipart",
+    )
+    assert refused.json()["code"] == "cannot_organise"
+    assert api_organiser.client.post("/api/v1/tournament-imports", {}, format="multipart").status_code == 400
