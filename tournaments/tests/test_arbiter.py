@@ -293,3 +293,64 @@ def test_trf_import_through_the_api(api_organiser, alice) -> None:
     )
     assert refused.json()["code"] == "cannot_organise"
     assert api_organiser.client.post("/api/v1/tournament-imports", {}, format="multipart").status_code == 400
+
+
+# --- Pages -------------------------------------------------------------------------------------
+
+
+def test_the_draft_page_edits_and_publishes(client, organiser, players) -> None:
+    tournament = _started(organiser, players)
+    client.force_login(organiser)
+    url = f"/tournaments/{tournament.pk}/draft/"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Publish the round" in page.content.decode()
+    assert "<script" not in page.content.decode().split("<main", 1)[1]
+    draft = arbiter.draft_of(tournament)
+    white, black = draft.boards[0]
+    assert client.post(url, {"action": "swap_colours", "board": "1"}).status_code == 302
+    assert arbiter.draft_of(tournament).boards[0] == [black, white]
+    client.post(url, {"action": "swap", "first": "1", "second": "99"})
+    assert "not paired in this round" in client.get(url).content.decode()
+    with jobs_run_here():
+        assert client.post(url, {"action": "publish"}).status_code == 302
+    assert pairs(tournament, 1)[0] == (black, white)
+    client.force_login(players[0])
+    assert client.get(url).status_code == 403
+
+
+def test_the_arbiter_page_lists_forbidden_pairs(client, organiser, players) -> None:
+    tournament = make_tournament(organiser, players)
+    entries = list(tournament.participants.all())
+    client.force_login(organiser)
+    url = f"/tournaments/{tournament.pk}/arbiter/"
+    client.post(url, {"action": "add", "first": entries[0].pk, "second": entries[1].pk})
+    assert len(arbiter.forbidden_pairs(tournament)) == 1
+    assert "p1 – p2" in client.get(url).content.decode()
+    client.post(url, {"action": "options", "avoid_same_club": "1"})
+    assert Tournament.objects.get(pk=tournament.pk).avoid_same_club
+    pair = arbiter.forbidden_pairs(tournament)[0]
+    client.post(url, {"action": "remove", "pair": pair.pk})
+    assert arbiter.forbidden_pairs(tournament) == []
+
+
+def test_the_import_pages(client, organiser) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from .test_trf_import import _played_trf
+
+    client.force_login(organiser)
+    assert client.get("/tournaments/import/").status_code == 200
+    _state, text = _played_trf()
+    with jobs_run_here():
+        answer = client.post(
+            "/tournaments/import/", {"file": SimpleUploadedFile("a.trf", text.encode())}
+        )
+    assert answer.status_code == 302
+    status = client.get(answer["Location"]).content.decode()
+    assert "Club Open" in status
+    with jobs_run_here():
+        answer = client.post(
+            "/tournaments/import/", {"file": SimpleUploadedFile("b.trf", b"001 oops\n")}
+        )
+    assert "Line 1" in client.get(answer["Location"]).content.decode()
