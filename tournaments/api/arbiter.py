@@ -340,6 +340,8 @@ class TrfImportsView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
+        if not services.can_organise(request.user):
+            raise errors.CannotOrganise()
         data = TrfImportRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
