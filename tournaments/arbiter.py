@@ -330,9 +330,7 @@ def add_forbidden_pair(
     Listing a pair twice changes nothing."""
     with transaction.atomic():
         tournament = _forbidden_pair_allowed(tournament, by)
-        if first.pk == second.pk or {first.tournament_id, second.tournament_id} != {
-            tournament.pk
-        }:
+        if first.pk == second.pk or {first.tournament_id, second.tournament_id} != {tournament.pk}:
             raise errors.InvalidTournament(
                 _("Choose two different players of this tournament."),
                 fields={"players": [_("Choose two different players of this tournament.")]},

@@ -150,8 +150,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
                 raise errors.InvalidImport(_("Choose a TRF-16 file."))
             if upload.size > trf_import.MAX_FILE_BYTES:
                 raise errors.InvalidImport(
-                    _("A TRF file may have at most %(n)d bytes.")
-                    % {"n": trf_import.MAX_FILE_BYTES}
+                    _("A TRF file may have at most %(n)d bytes.") % {"n": trf_import.MAX_FILE_BYTES}
                 )
             job = trf_import.queue_import(
                 organiser=request.user,

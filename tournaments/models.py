@@ -115,7 +115,9 @@ class Tournament(TimeControlFields):
     # Arbiter control (tournaments.arbiter): Swiss rounds wait as drafts for the organiser
     # to check, edit and publish; and players who gave the same club never meet.
     arbiter_publishes = models.BooleanField(_("arbiter publishes rounds"), default=False)
-    avoid_same_club = models.BooleanField(_("avoid pairing players of the same club"), default=False)
+    avoid_same_club = models.BooleanField(
+        _("avoid pairing players of the same club"), default=False
+    )
     status = models.CharField(
         _("status"),
         max_length=12,

@@ -137,8 +137,10 @@ def _create(job: TrfImport) -> Tournament:
         if outcome is Outcome.FULL_POINT_BYE:
             raise _Refused(
                 None,
-                _("Player %(seed)d: a full-point bye announced for the next round cannot "
-                  "be imported.")
+                _(
+                    "Player %(seed)d: a full-point bye announced for the next round cannot "
+                    "be imported."
+                )
                 % {"seed": seed},
             )
     played = state.rounds_played

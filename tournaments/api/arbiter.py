@@ -290,7 +290,9 @@ class ForbiddenPairsView(APIView):
             )
             for key in ("first", "second")
         )
-        arbiter.add_forbidden_pair(tournament=tournament, by=request.user, first=first, second=second)
+        arbiter.add_forbidden_pair(
+            tournament=tournament, by=request.user, first=first, second=second
+        )
         return Response(_pairs(tournament), status=status.HTTP_201_CREATED)
 
 
@@ -375,7 +377,7 @@ class TrfImportView(APIView):
         job = get_object_or_404(TrfImport, pk=import_id)
         if not (request.user.is_staff or job.organiser_id == request.user.pk):
             return Response(
-                {"code": "not_found", "detail": str(_("No such import."))},
+                {"code": "not_found", "error": str(_("No such import."))},
                 status=status.HTTP_404_NOT_FOUND,
             )
         return Response(TrfImportSerializer(job).data)

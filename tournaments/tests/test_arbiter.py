@@ -87,7 +87,9 @@ def test_edits_and_the_checkers_warnings(organiser, players) -> None:
     assert draft.boards[0] == before[0][::-1]
 
     # Pair round 1's first board again: a repeat pairing (C1), with board and names.
-    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="pair", white=w1, black=b1)
+    draft = arbiter.edit_draft(
+        tournament=tournament, by=organiser, action="pair", white=w1, black=b1
+    )
     assert sorted(s for board in draft.boards for s in board if s) == [1, 2, 3, 4, 5]
     found = arbiter.warnings(tournament, draft)
     repeat = [w for w in found if w.rule == "C1"]
@@ -104,7 +106,9 @@ def test_edits_and_the_checkers_warnings(organiser, players) -> None:
 
     # Swap two players; an unknown player is a clear 400 error.
     a, b = draft.boards[0][0], draft.boards[-1][0]
-    draft = arbiter.edit_draft(tournament=tournament, by=organiser, action="swap", first=a, second=b)
+    draft = arbiter.edit_draft(
+        tournament=tournament, by=organiser, action="swap", first=a, second=b
+    )
     assert draft.boards[-1] == [a, None]
     with pytest.raises(errors.InvalidDraftEdit):
         arbiter.edit_draft(tournament=tournament, by=organiser, action="swap", first=a, second=99)
@@ -232,7 +236,10 @@ def test_draft_edit_publish_and_forbidden_pairs_through_the_api(
     )
     assert alice.client.get(f"{url}/forbidden-pairs").json()["code"] == "not_organiser"
     missing = {"first": "alice", "second": "nobody"}
-    assert api_organiser.client.post(f"{url}/forbidden-pairs", missing, format="json").status_code == 404
+    assert (
+        api_organiser.client.post(f"{url}/forbidden-pairs", missing, format="json").status_code
+        == 404
+    )
     options = api_organiser.client.patch(f"{url}/arbiter", {"avoid_same_club": True}, format="json")
     assert options.status_code == 200 and options.json()["avoid_same_club"] is True
 
@@ -251,14 +258,17 @@ def test_draft_edit_publish_and_forbidden_pairs_through_the_api(
         b["white"]["seed"] for b in draft["boards"] if b["white"]["username"] == "alice"
     )
     edited = api_organiser.client.post(
-        f"{url}/draft", {"action": "pair", "white": alice_seed, "black": board["white"]["seed"]},
+        f"{url}/draft",
+        {"action": "pair", "white": alice_seed, "black": board["white"]["seed"]},
         format="json",
     )
     assert edited.status_code == 200
     assert {w["rule"] for w in edited.json()["warnings"]} == {"forbidden"}
     bad = api_organiser.client.post(f"{url}/draft", {"action": "bye", "player": 42}, format="json")
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_edit"
-    assert api_organiser.client.post(f"{url}/draft", {"action": "x"}, format="json").status_code == 400
+    assert (
+        api_organiser.client.post(f"{url}/draft", {"action": "x"}, format="json").status_code == 400
+    )
 
     with jobs_run_here():
         published = api_organiser.client.post(f"{url}/draft/publish")
@@ -280,7 +290,9 @@ def test_trf_import_through_the_api(api_organiser, alice) -> None:
     upload = SimpleUploadedFile("club.trf", text.encode(), content_type="text/plain")
     with jobs_run_here():
         answer = api_organiser.client.post(
-            "/api/v1/tournament-imports", {"file": upload, "match_users": "true"}, format="multipart"
+            "/api/v1/tournament-imports",
+            {"file": upload, "match_users": "true"},
+            format="multipart",
         )
     assert answer.status_code == 202, answer.json()
     job = api_organiser.client.get(f"/api/v1/tournament-imports/{answer.json()['id']}").json()
@@ -292,7 +304,10 @@ def test_trf_import_through_the_api(api_organiser, alice) -> None:
         format="multipart",
     )
     assert refused.json()["code"] == "cannot_organise"
-    assert api_organiser.client.post("/api/v1/tournament-imports", {}, format="multipart").status_code == 400
+    assert (
+        api_organiser.client.post("/api/v1/tournament-imports", {}, format="multipart").status_code
+        == 400
+    )
 
 
 # --- Pages -------------------------------------------------------------------------------------
@@ -354,3 +369,19 @@ def test_the_import_pages(client, organiser) -> None:
             "/tournaments/import/", {"file": SimpleUploadedFile("b.trf", b"001 oops\n")}
         )
     assert "Line 1" in client.get(answer["Location"]).content.decode()
+
+
+def test_schema_documents_the_arbiter_endpoints(api) -> None:
+    schema = api.get("/api/v1/schema?format=json").json()
+    for path in (
+        "/api/v1/tournaments/{tournament_id}/draft",
+        "/api/v1/tournaments/{tournament_id}/draft/publish",
+        "/api/v1/tournaments/{tournament_id}/arbiter",
+        "/api/v1/tournaments/{tournament_id}/forbidden-pairs",
+        "/api/v1/tournaments/{tournament_id}/forbidden-pairs/{pair_id}",
+        "/api/v1/tournament-imports",
+        "/api/v1/tournament-imports/{import_id}",
+    ):
+        assert path in schema["paths"], path
+    upload = schema["paths"]["/api/v1/tournament-imports"]["post"]["requestBody"]["content"]
+    assert "multipart/form-data" in upload

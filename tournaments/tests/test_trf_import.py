@@ -17,7 +17,15 @@ def _played_trf(rounds_played: int = 2, total: int = 4) -> tuple[pairing.Tournam
     """Seven players paired by the package itself: 1 and 2 forbidden, a forfeit, a half-point
     bye announced for the next round."""
     entrants = pairing.assign_starting_ranks(
-        [("Ann", 2100), ("Bob", 2000), ("Cid", 1900), ("Dan", 1800), ("Eve", 1700), ("Fay", 1600), ("Gus", 1500)]
+        [
+            ("Ann", 2100),
+            ("Bob", 2000),
+            ("Cid", 1900),
+            ("Dan", 1800),
+            ("Eve", 1700),
+            ("Fay", 1600),
+            ("Gus", 1500),
+        ]
     )
     state = pairing.Tournament(
         players=tuple(entrants), total_rounds=total, forbidden_pairs={frozenset((1, 2))}
@@ -83,9 +91,7 @@ def test_without_matching_every_player_is_an_imported_name() -> None:
     job = _run(organiser, text, name="Renamed", arbiter_publishes=True)
     assert job.status == "done"
     assert job.tournament.name == "Renamed"
-    assert all(
-        p.user.username.endswith("@imported") for p in job.tournament.participants.all()
-    )
+    assert all(p.user.username.endswith("@imported") for p in job.tournament.participants.all())
     # With the arbiter option the next round waits as a draft.
     assert job.tournament.draft_round.number == 3
     # The job ran once: a re-delivered message changes nothing.
