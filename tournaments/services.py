@@ -45,7 +45,7 @@ from core.text import hidden_characters
 from games import services as game_services
 from games.models import Game
 from tournaments import errors, pairing, selectors
-from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
+from tournaments.models import ByeRequest, DraftRound, Pairing, Participant, Round, Tournament
 from tournaments.pairing import Outcome
 
 logger = logging.getLogger(__name__)
@@ -336,7 +336,10 @@ def _bye_refusal(
         return errors.ByeRefused(
             _("A bye is for one of rounds 1 to %(n)d: never the last round.") % {"n": last - 1}
         )
-    if round_number <= tournament.current_round:
+    if (
+        round_number <= tournament.current_round
+        or DraftRound.objects.filter(tournament=tournament, number=round_number).exists()
+    ):  # a draft waiting for the arbiter is paired too
         return errors.ByeRefused(_("Round %(n)d is already paired.") % {"n": round_number})
     allowed = tournament.half_point_byes
     if requested is not None and round_number not in requested and len(requested) >= allowed:

@@ -385,3 +385,94 @@ def test_schema_documents_the_arbiter_endpoints(api) -> None:
         assert path in schema["paths"], path
     upload = schema["paths"]["/api/v1/tournament-imports"]["post"]["requestBody"]["content"]
     assert "multipart/form-data" in upload
+
+
+# --- A real worker ------------------------------------------------------------------------------
+
+
+def _wait_for(predicate, worker, timeout: float = 60) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out; worker log:\n{worker.log()[-4000:]}")
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_stores_the_draft_and_publishes_it(celery_worker_process) -> None:
+    organiser = make_user("orga", organiser=True)
+    players = [make_user(f"w{i}", rating=1800 - 20 * i) for i in range(5)]
+    tournament = make_tournament(organiser, players, rounds=2, arbiter_publishes=True)
+    services.start_tournament(tournament=tournament, by=organiser, pair_now=False)
+    _wait_for(lambda: arbiter.draft_of(tournament) is not None, celery_worker_process)
+    arbiter.edit_draft(tournament=tournament, by=organiser, action="swap_colours", board=1)
+    boards = [list(board) for board in arbiter.draft_of(tournament).boards]
+    arbiter.publish(tournament=tournament, by=organiser)
+    _wait_for(
+        lambda: Round.objects.filter(tournament=tournament, number=1).exists(),
+        celery_worker_process,
+    )
+    assert [list(p) for p in pairs(tournament, 1)] == [[w, b or 0] for w, b in boards]
+    assert len(open_games(tournament)) == 2
+    for game in open_games(tournament):
+        finish(game, "1-0")  # the receiver queues advance_tournament: round 2 is a draft
+    _wait_for(
+        lambda: DraftRound.objects.filter(tournament=tournament, number=2).exists(),
+        celery_worker_process,
+    )
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_publications_and_edits_create_the_round_once() -> None:
+    """Publication jobs (twice, e.g. a re-delivered message) racing edits: one round, the
+    draft's last state, and never an edit applied after the publication."""
+    import threading
+
+    from django.db import connection
+
+    organiser = make_user("orga", organiser=True)
+    players = [make_user(f"r{i}", rating=1900 - i) for i in range(8)]
+    tournament = make_tournament(organiser, players, rounds=3, arbiter_publishes=True)
+    services.start_tournament(tournament=tournament, by=organiser)
+    DraftRound.objects.filter(tournament=tournament).update(publishing=True)
+    barrier = threading.Barrier(6)
+    results: list[object] = []
+    failures: list[BaseException] = []
+
+    def publish() -> None:
+        try:
+            barrier.wait(timeout=30)
+            results.append(arbiter.publish_now(tournament_id=tournament.pk, number=1))
+        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    def edit() -> None:
+        try:
+            barrier.wait(timeout=30)
+            arbiter.edit_draft(tournament=tournament, by=organiser, action="swap_colours", board=1)
+        except errors.NoDraftRound:
+            pass  # being published, or published: the edit is refused
+        except Exception as exc:  # noqa: BLE001
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=publish) for _ in range(4)]
+    threads += [threading.Thread(target=edit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failures, failures
+    assert sum(r is not None for r in results) == 1
+    assert Round.objects.filter(tournament=tournament).count() == 1
+    assert len(open_games(tournament)) == 4
+    assert not DraftRound.objects.filter(tournament=tournament).exists()
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 1

@@ -127,3 +127,24 @@ def test_bad_uploads_are_refused_before_the_job() -> None:
         trf_import.queue_import(organiser=organiser, data=b"\x00" * 10)
     with pytest.raises(errors.CannotOrganise):
         trf_import.queue_import(organiser=make_user("someone"), data=b"012 X\n")
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_imports_and_pairs_the_next_round(celery_worker_process) -> None:
+    import time
+
+    organiser = make_user("orga", organiser=True)
+    _state, text = _played_trf()
+    job = trf_import.queue_import(organiser=organiser, data=text.encode())
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        tournament = job.tournament
+        if tournament is not None and tournament.round_set.filter(number=3).exists():
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(celery_worker_process.log()[-4000:])
+    assert job.status == "done"
+    assert len(open_games(tournament)) == 3  # 7 players, Eve's half-point bye: 3 games
