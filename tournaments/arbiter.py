@@ -269,6 +269,7 @@ def publish_now(*, tournament_id: int, number: int) -> Round | None:
             pk=tournament.pk, status=Tournament.Status.RUNNING, current_round=number - 1
         ).update(current_round=number)
         if claimed != 1:
+            draft.delete()  # stale: the round was paired meanwhile (a twin published it)
             return None
         tournament.current_round = number
         participants: dict[int | None, Participant] = {

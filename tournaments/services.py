@@ -558,7 +558,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         tournament = _locked(tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
             return None
-        if tournament.arbiter_publishes and hasattr(tournament, "draft_round"):
+        if hasattr(tournament, "draft_round"):
             return None  # a draft waits for the organiser (tournaments.arbiter)
         all_at_once = tournament.is_round_robin and tournament.all_at_once
         if (

@@ -5,7 +5,8 @@ with the pure reader (``tournaments.pairing.read_trf``: any problem names its li
 creates, in one transaction, a running Swiss:
 
 * players with their TRF starting ranks and ratings — matched to the account whose
-  username is the TRF name when the organiser asks (``match_users``), else (and for a
+  username (or else unique display name) is the TRF name when the organiser asks
+  (``match_users``), else (and for a
   name met twice) the imported name ``Name@imported`` (accounts.imported);
 * the played rounds as Round and Pairing rows with their result codes and no Game rows
   (what standings, tie-breaks, crosstables and the pairer read): games, forfeits, the
@@ -23,6 +24,7 @@ left are not marked withdrawn (the organiser marks them absent).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -185,7 +187,7 @@ def _participants(
     for player in state.players:
         user = None
         if job.match_users:
-            user = User.objects.filter(username__iexact=player.name.strip()).first()
+            user = _account_named(User, player.name)
         if user is None or user.pk in taken:
             user = imported_player(player.name)
         if user.pk in taken:  # the same name twice: tell them apart by rank
@@ -196,6 +198,19 @@ def _participants(
         )
     Participant.objects.bulk_create(rows)
     return {p.seed: p for p in Participant.objects.filter(tournament=tournament) if p.seed}
+
+
+def _account_named(User: Any, name: str) -> Any:
+    """The active account whose username, or else whose display name, is ``name`` (case
+    aside); None when there is none or the display name is not unique."""
+    name = " ".join(name.split())
+    if not name:
+        return None
+    user = User.objects.filter(username__iexact=name, is_active=True).first()
+    if user is not None:
+        return user
+    matches = list(User.objects.filter(profile__display_name__iexact=name, is_active=True)[:2])
+    return matches[0] if len(matches) == 1 else None
 
 
 def _rounds(

@@ -476,3 +476,28 @@ def test_concurrent_publications_and_edits_create_the_round_once() -> None:
     assert len(open_games(tournament)) == 4
     assert not DraftRound.objects.filter(tournament=tournament).exists()
     assert Tournament.objects.get(pk=tournament.pk).current_round == 1
+
+
+def test_turning_drafts_off_keeps_the_waiting_draft_to_publish(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    arbiter.set_arbiter_options(tournament=tournament, by=organiser, arbiter_publishes=False)
+    assert services.advance(tournament_id=tournament.pk) == "idle"  # the draft still waits
+    assert not Round.objects.filter(tournament=tournament).exists()
+    with jobs_run_here():
+        arbiter.publish(tournament=tournament, by=organiser)
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    # From now on the rounds are paired automatically again.
+    assert Round.objects.filter(tournament=tournament).count() == 2
+    assert arbiter.draft_of(tournament) is None
+
+
+def test_no_half_point_bye_for_a_drafted_round(organiser, players) -> None:
+    tournament = _started(organiser, players)
+    arbiter.publish_now(tournament_id=tournament.pk, number=1)
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    with pytest.raises(errors.ByeRefused):
+        services.request_bye(tournament=tournament, user=players[0], round_number=2)

@@ -57,6 +57,9 @@ def _run(organiser, text: str, **options) -> TrfImport:
 def test_import_keeps_players_rounds_and_results_and_pairs_the_next_round() -> None:
     organiser = make_user("orga", organiser=True)
     ann = make_user("Ann")
+    cid = make_user("cid_the_player")
+    cid.profile.display_name = "Cid"
+    cid.profile.save()
     state, text = _played_trf()
     job = _run(organiser, text, match_users=True)
     assert job.status == "done", job.error
@@ -64,7 +67,8 @@ def test_import_keeps_players_rounds_and_results_and_pairs_the_next_round() -> N
     assert tournament.name == "Club Open" and tournament.format == "swiss"
     assert tournament.rounds == 4 and tournament.status == Tournament.Status.RUNNING
     entries = {p.seed: p for p in tournament.participants.select_related("user")}
-    assert entries[1].user == ann  # matched by name
+    assert entries[1].user == ann  # matched by username
+    assert next(p.user for p in entries.values() if p.user.pk == cid.pk)  # by display name
     assert entries[2].user.username == "Bob@imported" and not entries[2].user.is_active
     # The boards read back as the file's rounds (what standings and the pairer see).
     imported = selectors.snapshot(tournament, rounds=2)
