@@ -501,3 +501,32 @@ def test_no_half_point_bye_for_a_drafted_round(organiser, players) -> None:
             finish(game, "1-0")
     with pytest.raises(errors.ByeRefused):
         services.request_bye(tournament=tournament, user=players[0], round_number=2)
+
+
+def test_the_checker_warns_about_a_third_white(organiser) -> None:
+    players = [make_user(f"k{i}", rating=2000 - 10 * i) for i in range(1, 7)]
+    tournament = make_tournament(organiser, players, rounds=4, arbiter_publishes=True)
+    services.start_tournament(tournament=tournament, by=organiser)
+    met: set[int] = set()
+    for number in (1, 2, 3):
+        draft = arbiter.draft_of(tournament)
+        assert draft.number == number
+        opponent = next(s for s in range(2, 7) if s not in met)
+        draft = arbiter.edit_draft(
+            tournament=tournament, by=organiser, action="pair", white=1, black=opponent
+        )
+        found = arbiter.warnings(tournament, draft)
+        if number < 3:
+            assert found == [], found
+            met.add(opponent)
+            with jobs_run_here():
+                arbiter.publish(tournament=tournament, by=organiser)
+            with jobs_run_here():
+                for game in open_games(tournament):
+                    finish(game, "0-1")  # player 1 loses: never a topscorer
+    board = next(n for n, b in enumerate(draft.boards, 1) if b[0] == 1)
+    colour = [w for w in found if w.rule == "colour" and w.seeds == (1,)]
+    assert colour and colour[0].board == board
+    assert colour[0].detail == "player 1 gets colour difference +3"  # the CLI's words
+    # Player 1 must have Black (absolute preference): with White a third time it is C3 too
+    # only if the opponent also must have Black; the colour rule is broken in any case.
