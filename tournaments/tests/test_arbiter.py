@@ -528,5 +528,3 @@ def test_the_checker_warns_about_a_third_white(organiser) -> None:
     colour = [w for w in found if w.rule == "colour" and w.seeds == (1,)]
     assert colour and colour[0].board == board
     assert colour[0].detail == "player 1 gets colour difference +3"  # the CLI's words
-    # Player 1 must have Black (absolute preference): with White a third time it is C3 too
-    # only if the opponent also must have Black; the colour rule is broken in any case.
