@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime
 import io
 import json
-import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,10 +24,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.models import Profile
-from accounts.usernames import IMPORTED_SUFFIX
+from accounts.imported import imported_player
 from archive.records import iter_games, one_game, tournament_games
-from core.text import strip_hidden
 from engine import STANDARD_START, GameRecord, Position, read_games, write_game
 from games.models import Game
 from games.models import Turn as TurnRow
@@ -194,25 +191,8 @@ class ImportReport:
 
 
 def _shadow_player(name: str) -> Any:
-    """The inactive account that stands for a player named in an imported record.
-
-    Imported games never count for a real account: the name is kept as the
-    display name and the username gets an ``@imported`` suffix.
-    """
-    # Invisible and direction-changing characters are stripped (core.text): a file may
-    # hold them, a page showing the name must not.
-    name = " ".join(strip_hidden(name or "?").split())[:64] or "?"
-    # Only the characters a username may hold: a "/" would break every URL to the
-    # player's page (and so every page listing the game), "<" has no place in one.
-    username = re.sub(r"[^\w.@+-]", "_", name[:120]) + IMPORTED_SUFFIX
-    # Usernames are unique whatever the case: "Alice" and "alice" are one player.
-    user = User.objects.filter(username__iexact=username).first()
-    if user is None:
-        user = User(username=username, is_active=False)
-        user.set_unusable_password()
-        user.save()
-        Profile.objects.update_or_create(user=user, defaults={"display_name": name})
-    return user
+    """The inactive account that stands for a player named in an imported record."""
+    return imported_player(name)
 
 
 def _check(record: GameRecord) -> tuple[Position, str, str]:

@@ -15,7 +15,15 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
 from tournaments import services
-from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
+from tournaments.models import (
+    ByeRequest,
+    ForbiddenPair,
+    Pairing,
+    Participant,
+    Round,
+    Tournament,
+    TrfImport,
+)
 
 
 class ParticipantInline(admin.TabularInline):
@@ -116,3 +124,25 @@ class PairingAdmin(admin.ModelAdmin):
     list_select_related = ["round__tournament", "white__user", "black__user", "game"]
     search_fields = ["white__user__username", "black__user__username", "round__tournament__name"]
     readonly_fields = ["round", "board", "white", "black", "game", "white_outcome", "black_outcome"]
+
+
+# --- Arbiter control: read here, changed through tournaments.arbiter / trf_import ------------
+
+
+@admin.register(TrfImport)
+class TrfImportAdmin(admin.ModelAdmin):
+    list_display = ["id", "organiser", "status", "error_line", "tournament", "created"]
+    list_filter = ["status"]
+    readonly_fields = [
+        "organiser", "text", "name", "match_users", "arbiter_publishes", "status",
+        "error_line", "error", "tournament", "created", "finished",
+    ]  # fmt: skip
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # uploads go through the import page or the API (and its job)
+
+
+@admin.register(ForbiddenPair)
+class ForbiddenPairAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "first", "second", "created"]
+    raw_id_fields = ["tournament", "first", "second"]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.api import views
+from tournaments.api import arbiter, views
 
 app_name = "tournaments_api"
 
@@ -35,4 +35,28 @@ urlpatterns = [
         name="round",
     ),
     path("tournaments/<int:tournament_id>/trf", views.TrfView.as_view(), name="trf"),
+    # Arbiter control (tournaments.arbiter, tournaments.trf_import)
+    path("tournaments/<int:tournament_id>/draft", arbiter.DraftView.as_view(), name="draft"),
+    path(
+        "tournaments/<int:tournament_id>/draft/publish",
+        arbiter.PublishView.as_view(),
+        name="draft-publish",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/arbiter",
+        arbiter.ArbiterOptionsView.as_view(),
+        name="arbiter-options",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/forbidden-pairs",
+        arbiter.ForbiddenPairsView.as_view(),
+        name="forbidden-pairs",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/forbidden-pairs/<int:pair_id>",
+        arbiter.ForbiddenPairView.as_view(),
+        name="forbidden-pair",
+    ),
+    path("tournament-imports", arbiter.TrfImportsView.as_view(), name="imports"),
+    path("tournament-imports/<int:import_id>", arbiter.TrfImportView.as_view(), name="import"),
 ]

@@ -72,6 +72,25 @@ class InvalidTournament(InvalidInput):
     code = "invalid"
 
 
+class NoDraftRound(DomainError):
+    """Arbiter control: no Swiss round is waiting to be published (or it is being published)."""
+
+    code = "no_draft"
+    default_message = _("No round is waiting to be published.")
+
+
+class InvalidDraftEdit(InvalidInput):
+    """An edit of a draft round that names no board or player of it (400)."""
+
+    code = "invalid_edit"
+
+
+class InvalidImport(InvalidInput):
+    """A TRF upload that cannot even be queued: no file, too large, not text (400)."""
+
+    code = "invalid_trf"
+
+
 HTTP_STATUS: dict[type[DomainError], int] = {
     NotOrganiser: 403,
     CannotOrganise: 403,
@@ -84,4 +103,7 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     ByeRefused: 409,
     NotEnoughPlayers: 409,
     InvalidTournament: 400,
+    NoDraftRound: 409,
+    InvalidDraftEdit: 400,
+    InvalidImport: 400,
 }

@@ -90,6 +90,14 @@ class TournamentForm(TimeControlForm):
         initial=True,
         help_text=_("Until half the rounds are paired; missed rounds score zero."),
     )
+    arbiter_publishes = forms.BooleanField(
+        label=_("The arbiter checks and publishes each round (Swiss)"),
+        required=False,
+        help_text=_("Each pairing waits as a draft you can edit before its games start."),
+    )
+    avoid_same_club = forms.BooleanField(
+        label=_("Players of the same club never meet (Swiss)"), required=False
+    )
 
     field_order = ["name", "format", "rounds", "opening", "clock_kind", "days_per_turn"]
 

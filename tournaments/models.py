@@ -112,6 +112,12 @@ class Tournament(TimeControlFields):
             "round not yet paired and not the last one."
         ),
     )
+    # Arbiter control (tournaments.arbiter): Swiss rounds wait as drafts for the organiser
+    # to check, edit and publish; and players who gave the same club never meet.
+    arbiter_publishes = models.BooleanField(_("arbiter publishes rounds"), default=False)
+    avoid_same_club = models.BooleanField(
+        _("avoid pairing players of the same club"), default=False
+    )
     status = models.CharField(
         _("status"),
         max_length=12,
@@ -184,6 +190,8 @@ class Participant(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # Swiss: left out of the next rounds (zero-point bye) until cleared by the organiser.
     absent = models.BooleanField(_("absent"), default=False)
+    # Given at join (free text); with Tournament.avoid_same_club, one club's players never meet.
+    club = models.CharField(_("club"), max_length=80, blank=True)
 
     class Meta:
         ordering = ["tournament", "seed", "joined", "id"]
@@ -307,3 +315,87 @@ class Pairing(models.Model):
 
 
 _SHOWN = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "−", "U": "U", "Z": "0", "H": "½", "F": "1"}
+
+
+# --- Arbiter control (tournaments.arbiter, tournaments.trf_import) -------------------------
+
+
+class ForbiddenPair(models.Model):
+    """Two players the organiser keeps apart: the Swiss pairer never pairs them (C.04 absolute
+    criterion, TRF ``XXP``); the round robin's fixed tables ignore them."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        verbose_name = _("forbidden pair")
+        verbose_name_plural = _("forbidden pairs")
+        constraints = [
+            # Stored with first.pk < second.pk (the service orders them): a pair is listed once.
+            models.UniqueConstraint(
+                fields=["tournament", "first", "second"], name="forbidden_pair_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="forbidden_pair_ordered"
+            ),
+        ]
+
+
+class DraftRound(models.Model):
+    """A Swiss round paired but not published (``Tournament.arbiter_publishes``).
+
+    ``boards`` is ``[[white seed, black seed or null], ...]`` in board order, the bye last;
+    ``half_point_byes`` the seeds that asked to sit the round out (they get their boards at
+    the publication).  Publishing creates the Round, its boards and games, and deletes this.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="draft_round"
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    boards = models.JSONField(default=list)
+    half_point_byes = models.JSONField(default=list)
+    # Set when the organiser asks to publish: the job does it, the page says "publishing".
+    publishing = models.BooleanField(default=False)
+    created = models.DateTimeField(_("paired"), auto_now_add=True)
+    edited = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("draft round")
+        verbose_name_plural = _("draft rounds")
+
+
+class TrfImport(models.Model):
+    """An uploaded TRF-16 file and the job that turns it into a Swiss tournament."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Failed")
+
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="trf_imports"
+    )
+    text = models.TextField()
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    # Match TRF names to existing usernames (else every player is an imported name).
+    match_users = models.BooleanField(_("match players to accounts"), default=False)
+    arbiter_publishes = models.BooleanField(_("arbiter publishes rounds"), default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    error_line = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("TRF import")
+        verbose_name_plural = _("TRF imports")

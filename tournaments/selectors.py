@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from tournaments import pairing
-from tournaments.models import ByeRequest, Pairing, Participant, Tournament
+from tournaments.models import ByeRequest, ForbiddenPair, Pairing, Participant, Tournament
 from tournaments.pairing import Outcome, PlayerEntry, RoundResult
 
 logger = logging.getLogger(__name__)
@@ -157,7 +157,33 @@ def snapshot(
         first_color="w",
         bye_points=tournament.bye_points,
         requested_byes=requested,
+        forbidden_pairs=forbidden_seed_pairs(tournament, rows.participants),
     )
+
+
+def forbidden_seed_pairs(
+    tournament: Tournament, participants: dict[int, Participant]
+) -> frozenset[frozenset[int]]:
+    """Swiss: the seeds that must never meet — the organiser's pairs and, with
+    ``avoid_same_club``, players who gave the same club (case and spacing aside).
+    Round robins ignore them: their Berger tables are fixed."""
+    if tournament.format != Tournament.Format.SWISS:
+        return frozenset()
+    seed_of = {p.pk: seed for seed, p in participants.items()}
+    pairs = {
+        frozenset((seed_of[first], seed_of[second]))
+        for first, second in ForbiddenPair.objects.filter(tournament=tournament).values_list(
+            "first_id", "second_id"
+        )
+        if first in seed_of and second in seed_of
+    }
+    if tournament.avoid_same_club:
+        clubs: dict[str, list[int]] = defaultdict(list)
+        for seed, participant in participants.items():
+            if participant.club.strip():
+                clubs[participant.club.casefold().strip()].append(seed)
+        pairs |= pairing.forbidden_pairs_from_groups(clubs.values())
+    return frozenset(pairs)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from core.text import hidden_characters
 from games import services as game_services
 from games.models import Game
 from tournaments import errors, pairing, selectors
-from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
+from tournaments.models import ByeRequest, DraftRound, Pairing, Participant, Round, Tournament
 from tournaments.pairing import Outcome
 
 logger = logging.getLogger(__name__)
@@ -108,6 +108,8 @@ def create_tournament(
     half_point_byes: int = 1,
     pairing_system: str = "dutch",
     pairing_rules: str = pairing.DEFAULT_RULES,
+    arbiter_publishes: bool = False,
+    avoid_same_club: bool = False,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error.
 
@@ -155,6 +157,8 @@ def create_tournament(
         bad("pairing_rules", _("Choose one of %(v)s.") % {"v": ", ".join(pairing.RULES)})
     if format == Tournament.Format.SWISS and rounds and not 0 <= half_point_byes <= rounds:
         bad("half_point_byes", _("From 0 to %(n)d.") % {"n": rounds})
+    if arbiter_publishes and format != Tournament.Format.SWISS:
+        bad("arbiter_publishes", _("Only a Swiss's rounds can wait for the arbiter."))
     if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
         bad("max_players", _("From 2 to %(n)d players.") % {"n": MAX_PLAYERS})
     if registration_opens and starts_at and registration_opens >= starts_at:
@@ -195,6 +199,8 @@ def create_tournament(
             late_entries=late_entries and format == Tournament.Format.SWISS,
             pairing_system=pairing_system,
             pairing_rules=pairing_rules,
+            arbiter_publishes=arbiter_publishes,
+            avoid_same_club=avoid_same_club,
             # Never for the last round: a one-round Swiss has none to give.
             half_point_byes=(
                 min(half_point_byes, (rounds or 1) - 1) if format == Tournament.Format.SWISS else 0
@@ -218,13 +224,19 @@ def _profile(user: AbstractBaseUser) -> Profile:
     return profile
 
 
-def join(*, tournament: Tournament, user: AbstractBaseUser) -> Participant:
+def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> Participant:
     """Register ``user``; refused when closed, full, already in, or a bot not admitted.
 
     A late entrant (a running Swiss) gets the next pairing number and is paired from
     the next round on; the rounds already paired count as zero-point byes (a missing
-    board is one: see :func:`snapshot`).
+    board is one: see :func:`snapshot`).  ``club`` (optional): see ``avoid_same_club``.
     """
+    club = " ".join((club or "").split())
+    if len(club) > 80 or hidden_characters(club):
+        raise errors.InvalidTournament(
+            _("A club name has at most 80 visible characters."),
+            fields={"club": [_("A club name has at most 80 visible characters.")]},
+        )
     with transaction.atomic():
         tournament = _locked(tournament)
         if not selectors.registration_is_open(tournament):
@@ -250,6 +262,7 @@ def join(*, tournament: Tournament, user: AbstractBaseUser) -> Participant:
                     user=user,
                     rating=max(0, round(profile.rating)),
                     seed=seed,
+                    club=club,
                 )
         except IntegrityError:  # the same user joining twice at once
             raise errors.AlreadyJoined() from None
@@ -323,7 +336,10 @@ def _bye_refusal(
         return errors.ByeRefused(
             _("A bye is for one of rounds 1 to %(n)d: never the last round.") % {"n": last - 1}
         )
-    if round_number <= tournament.current_round:
+    if (
+        round_number <= tournament.current_round
+        or DraftRound.objects.filter(tournament=tournament, number=round_number).exists()
+    ):  # a draft waiting for the arbiter is paired too
         return errors.ByeRefused(_("Round %(n)d is already paired.") % {"n": round_number})
     allowed = tournament.half_point_byes
     if requested is not None and round_number not in requested and len(requested) >= allowed:
@@ -542,6 +558,8 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         tournament = _locked(tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
             return None
+        if hasattr(tournament, "draft_round"):
+            return None  # a draft waits for the organiser (tournaments.arbiter)
         all_at_once = tournament.is_round_robin and tournament.all_at_once
         if (
             not all_at_once
@@ -586,30 +604,59 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
                 Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
                 _finish(tournament_id)
                 return None
-        round_ = Round.objects.create(tournament=tournament, number=round_number)
-        rows = []
-        for board_number, (white_seed, black_seed) in enumerate(boards, start=1):
-            white = participants[white_seed]
-            black = participants[black_seed] if black_seed else None
-            rows.append(_board(tournament, round_, board_number, white, black))
-        # The asked-for half-point byes get their boards (absences stay without one).
-        for board_number, seed in enumerate(half_point_byes, start=len(rows) + 1):
-            rows.append(
-                Pairing(
-                    round=round_,
-                    board=board_number,
-                    white=participants[seed],
-                    white_outcome=Outcome.HALF_POINT_BYE,
-                )
-            )
-        Pairing.objects.bulk_create(rows)
-        if not all_at_once:  # all at once: "tournament started" said it all
-            _announce_round(tournament, round_number, rows)
-        if not _unfinished_pairings(tournament_id, round_number):
-            # Only byes and forfeits: nothing will finish this round but us.
-            from tournaments.tasks import advance_tournament
+            if tournament.arbiter_publishes:
+                # The organiser checks, edits and publishes it (tournaments.arbiter): the
+                # round is not claimed until then.
+                from tournaments import arbiter
 
-            advance_tournament.delay(tournament_id)
+                Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
+                arbiter.store_draft(tournament, round_number, boards, half_point_byes)
+                return None
+        return create_round(
+            tournament,
+            round_number,
+            boards,
+            half_point_byes,
+            participants,
+            announce=not all_at_once,  # all at once: "tournament started" said it all
+        )
+
+
+def create_round(
+    tournament: Tournament,
+    round_number: int,
+    boards: list[tuple[int, int]],
+    half_point_byes: list[int],
+    participants: dict[int | None, Participant],
+    *,
+    announce: bool = True,
+) -> Round:
+    """The rows of a claimed round: its boards (``(white seed, black seed or 0)``), their
+    games, the half-point bye boards; inside the claiming transaction."""
+    round_ = Round.objects.create(tournament=tournament, number=round_number)
+    rows = []
+    for board_number, (white_seed, black_seed) in enumerate(boards, start=1):
+        white = participants[white_seed]
+        black = participants[black_seed] if black_seed else None
+        rows.append(_board(tournament, round_, board_number, white, black))
+    # The asked-for half-point byes get their boards (absences stay without one).
+    for board_number, seed in enumerate(half_point_byes, start=len(rows) + 1):
+        rows.append(
+            Pairing(
+                round=round_,
+                board=board_number,
+                white=participants[seed],
+                white_outcome=Outcome.HALF_POINT_BYE,
+            )
+        )
+    Pairing.objects.bulk_create(rows)
+    if announce:
+        _announce_round(tournament, round_number, rows)
+    if not _unfinished_pairings(tournament.pk, round_number):
+        # Only byes and forfeits: nothing will finish this round but us.
+        from tournaments.tasks import advance_tournament
+
+        advance_tournament.delay(tournament.pk)
     return round_
 
 

@@ -66,3 +66,20 @@ def tournament_heartbeat() -> dict[str, list[int]]:
     for tournament_id in waiting:
         advance_tournament.delay(tournament_id)
     return {"started": started, "advanced": waiting}
+
+
+@shared_task(**{**_OPTIONS, "time_limit": 900, "soft_time_limit": 850})
+def publish_round_task(tournament_id: int, number: int) -> bool:
+    """Arbiter control: create the games of a published draft round (exactly once)."""
+    from tournaments.arbiter import publish_now
+
+    return publish_now(tournament_id=tournament_id, number=number) is not None
+
+
+@shared_task(**{**_OPTIONS, "time_limit": 900, "soft_time_limit": 850})
+def import_trf_task(import_id: int) -> str:
+    """Create a Swiss from an uploaded TRF-16 file ("done", "failed")."""
+    from tournaments.trf_import import run_import
+
+    job = run_import(import_id=import_id)
+    return job.status if job is not None else "missing"

@@ -99,7 +99,12 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
     tournament = _tournament(tournament_id)
     number = _posted_number(request, "round")  # 0 when missing: the service says why
     calls = {
-        "join": (lambda: services.join(tournament=tournament, user=request.user), _("Joined.")),
+        "join": (
+            lambda: services.join(
+                tournament=tournament, user=request.user, club=request.POST.get("club", "")
+            ),
+            _("Joined."),
+        ),
         "withdraw": (
             lambda: services.withdraw(tournament=tournament, user=request.user),
             _("Withdrawn."),

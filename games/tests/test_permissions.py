@@ -178,6 +178,40 @@ ROWS: list[Row] = [
     Row("tournaments_api:round", "GET", (404,) * 5, _kw(tournament_id="@tournament", number=1)),
     Row("tournaments_api:trf", "GET", ALL_200, _tournament),
     Row("tournaments_api:games", "GET", ALL_200, _tournament),
+    # Arbiter control: the organiser (staff) only; the matrix cup is a round robin, so no
+    # draft (409 no_draft) and no forbidden pairs or arbiter options (409 wrong_state).
+    Row("tournaments_api:draft", "GET", (401, 403, 403, 403, 409), _tournament),
+    Row(
+        "tournaments_api:draft",
+        "POST",
+        (401, 403, 403, 403, 409),
+        _tournament,
+        {"action": "swap_colours", "board": 1},
+    ),
+    Row("tournaments_api:draft-publish", "POST", (401, 403, 403, 403, 409), _tournament),
+    Row(
+        "tournaments_api:arbiter-options",
+        "PATCH",
+        (401, 403, 403, 403, 409),
+        _tournament,
+        {"avoid_same_club": True},
+    ),
+    Row("tournaments_api:forbidden-pairs", "GET", (401, 403, 403, 403, 200), _tournament),
+    Row(
+        "tournaments_api:forbidden-pairs",
+        "POST",
+        (401, 403, 403, 403, 409),
+        _tournament,
+        {"first": "alice", "second": "bob"},
+    ),
+    Row(
+        "tournaments_api:forbidden-pair",
+        "DELETE",
+        (401, 403, 403, 403, 409),
+        _kw(tournament_id="@tournament", pair_id=999_999),
+    ),
+    Row("tournaments_api:imports", "POST", (401, 403, 403, 403, 400), data={}),  # no file
+    Row("tournaments_api:import", "GET", (401,) + (404,) * 4, _kw(import_id=999_999)),
     # --- Health ---------------------------------------------------------------------------
     Row("healthz", "GET", ALL_200),
     # --- Pages ----------------------------------------------------------------------------
@@ -235,6 +269,10 @@ ROWS: list[Row] = [
     Row("tournaments:games", "GET", ALL_200, _tournament),
     Row("tournaments:trf", "GET", ALL_200, _tournament),
     Row("tournaments:action", "POST", (302,) * 5, _kw(tournament_id="@tournament", action="start")),
+    Row("tournaments:draft", "GET", (302, 403, 403, 403, 200), _tournament),
+    Row("tournaments:arbiter", "GET", (302, 403, 403, 403, 200), _tournament),
+    Row("tournaments:import", "GET", (302, 403, 403, 403, 200)),
+    Row("tournaments:import-status", "GET", (302,) + (404,) * 4, _kw(import_id=999_999)),
     Row("bots:bots", "GET", ALL_200),
     Row("bots:challenge", "POST", (302,) * 5, _kw(username="alice")),  # not a bot
     Row("bots:challenge-wait", "GET", ALL_200, _challenge),  # challenges are public

@@ -45,6 +45,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
             "late_entries", "half_point_byes", "pairing_system", "pairing_rules", "players",
             "rules_version", "registration_open", "created", "started", "finished",
+            "arbiter_publishes", "avoid_same_club",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -70,7 +71,7 @@ class ParticipantSerializer(serializers.ModelSerializer):
         model = Participant
         fields = [
             "username", "seed", "rating", "is_bot", "joined", "withdrawn", "absent",
-            "half_point_byes",
+            "half_point_byes", "club",
         ]  # fmt: skip
         read_only_fields = fields
 
@@ -141,11 +142,28 @@ class TournamentCreateSerializer(serializers.Serializer):
         ),
     )
 
+    arbiter_publishes = serializers.BooleanField(
+        default=False,
+        help_text=_("Swiss only: each round waits as a draft for the organiser to publish."),
+    )
+    avoid_same_club = serializers.BooleanField(
+        default=False, help_text=_("Swiss only: players who gave the same club never meet.")
+    )
+
     def service_arguments(self) -> dict[str, Any]:
         data = dict(self.validated_data)
         data["bye_points"] = BYE_POINTS[data["bye_points"]]
         data["time_control"] = time_control_request(data)
         return data
+
+
+class JoinSerializer(serializers.Serializer):
+    club = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=80,
+        help_text=_("Optional: your club (a Swiss may keep players of one club apart)."),
+    )
 
 
 class ByeRequestSerializer(serializers.Serializer):

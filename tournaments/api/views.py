@@ -122,10 +122,11 @@ class JoinView(APIView):
     @extend_schema(
         operation_id="join_tournament",
         tags=TAGS,
-        request=None,
+        request=s.JoinSerializer,
         responses={
             201: s.TournamentDetailSerializer,
             **_errors(
+                e400="`invalid`: a club name too long",
                 e401="Not authenticated",
                 e403="`bots_not_allowed`",
                 e404="`not_found`",
@@ -134,7 +135,13 @@ class JoinView(APIView):
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.join(tournament=_tournament(tournament_id), user=request.user)
+        data = s.JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.join(
+            tournament=_tournament(tournament_id),
+            user=request.user,
+            club=data.validated_data.get("club", ""),
+        )
         return _detail(tournament_id, status.HTTP_201_CREATED)
 
 

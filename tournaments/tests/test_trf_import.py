@@ -1,0 +1,154 @@
+"""Importing a tournament from TRF-16: players, rounds and results kept, then it goes on."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments import errors, pairing, selectors, trf_import
+from tournaments.models import ByeRequest, ForbiddenPair, Pairing, Tournament, TrfImport
+from tournaments.pairing import Outcome
+
+from .helpers import finish, jobs_run_here, make_user, open_games
+
+pytestmark = pytest.mark.django_db
+
+
+def _played_trf(rounds_played: int = 2, total: int = 4) -> tuple[pairing.Tournament, str]:
+    """Seven players paired by the package itself: 1 and 2 forbidden, a forfeit, a half-point
+    bye announced for the next round."""
+    entrants = pairing.assign_starting_ranks(
+        [
+            ("Ann", 2100),
+            ("Bob", 2000),
+            ("Cid", 1900),
+            ("Dan", 1800),
+            ("Eve", 1700),
+            ("Fay", 1600),
+            ("Gus", 1500),
+        ]
+    )
+    state = pairing.Tournament(
+        players=tuple(entrants), total_rounds=total, forbidden_pairs={frozenset((1, 2))}
+    )
+    for number in range(rounds_played):
+        paired = pairing.pair_next_round(state)
+        outcomes = {
+            board.white: (Outcome.FORFEIT_WIN if number == 0 and index == 0 else Outcome.DRAW)
+            for index, board in enumerate(paired.boards)
+            if board.black
+        }
+        state = pairing.record_round(state, paired, outcomes)
+    state = pairing.Tournament(
+        state.players,
+        state.total_rounds,
+        forbidden_pairs=state.forbidden_pairs,
+        requested_byes={5: Outcome.HALF_POINT_BYE},
+    )
+    return state, pairing.write_trf(state, name="Club Open")
+
+
+def _run(organiser, text: str, **options) -> TrfImport:
+    with jobs_run_here():
+        job = trf_import.queue_import(organiser=organiser, data=text.encode(), **options)
+    job.refresh_from_db()
+    return job
+
+
+def test_import_keeps_players_rounds_and_results_and_pairs_the_next_round() -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_user("Ann")
+    cid = make_user("cid_the_player")
+    cid.profile.display_name = "Cid"
+    cid.profile.save()
+    state, text = _played_trf()
+    job = _run(organiser, text, match_users=True)
+    assert job.status == "done", job.error
+    tournament = job.tournament
+    assert tournament.name == "Club Open" and tournament.format == "swiss"
+    assert tournament.rounds == 4 and tournament.status == Tournament.Status.RUNNING
+    entries = {p.seed: p for p in tournament.participants.select_related("user")}
+    assert entries[1].user == ann  # matched by username
+    assert next(p.user for p in entries.values() if p.user.pk == cid.pk)  # by display name
+    assert entries[2].user.username == "Bob@imported" and not entries[2].user.is_active
+    # The boards read back as the file's rounds (what standings and the pairer see).
+    imported = selectors.snapshot(tournament, rounds=2)
+    assert imported.points() == state.points()
+    assert [p.results for p in imported.players] == [p.results for p in state.players]
+    assert ForbiddenPair.objects.filter(tournament=tournament).count() == 1
+    assert ByeRequest.objects.get(participant__tournament=tournament).round_number == 3
+    # Round 3 was paired by the platform, without Eve (her bye) and without 1 against 2.
+    assert tournament.current_round == 3
+    round3 = Pairing.objects.filter(round__tournament=tournament, round__number=3)
+    assert {(b.white.seed, b.black.seed if b.black else 0) for b in round3 if b.black} != set()
+    assert all({b.white.seed, b.black.seed} != {1, 2} for b in round3 if b.black)
+    assert round3.get(white__seed=5).white_outcome == "H"
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 4
+
+
+def test_without_matching_every_player_is_an_imported_name() -> None:
+    organiser = make_user("orga", organiser=True)
+    make_user("Ann")
+    _state, text = _played_trf()
+    job = _run(organiser, text, name="Renamed", arbiter_publishes=True)
+    assert job.status == "done"
+    assert job.tournament.name == "Renamed"
+    assert all(p.user.username.endswith("@imported") for p in job.tournament.participants.all())
+    # With the arbiter option the next round waits as a draft.
+    assert job.tournament.draft_round.number == 3
+    # The job ran once: a re-delivered message changes nothing.
+    assert trf_import.run_import(import_id=job.pk).tournament == job.tournament
+    assert Tournament.objects.count() == 1
+
+
+def test_a_finished_tournament_is_imported_finished() -> None:
+    organiser = make_user("orga", organiser=True)
+    _state, text = _played_trf(rounds_played=2, total=2)
+    job = _run(organiser, text.replace("0000 - H", "").rstrip() + "\n")
+    assert job.status == "done", job.error
+    assert job.tournament.status == Tournament.Status.FINISHED
+
+
+def test_errors_name_the_line() -> None:
+    organiser = make_user("orga", organiser=True)
+    _state, text = _played_trf()
+    lines = text.splitlines()
+    lines[2] = lines[2][:80] + "99.0" + lines[2][84:]  # points that do not match
+    job = _run(organiser, "\n".join(lines))
+    assert job.status == "failed" and job.error_line == 3
+    assert "do not match" in job.error
+    assert not Tournament.objects.exists()  # nothing half-imported
+    assert _run(organiser, "999 what\n").error_line == 1
+
+
+def test_bad_uploads_are_refused_before_the_job() -> None:
+    organiser = make_user("orga", organiser=True)
+    with pytest.raises(errors.InvalidImport):
+        trf_import.queue_import(organiser=organiser, data=b"  ")
+    with pytest.raises(errors.InvalidImport):
+        trf_import.queue_import(organiser=organiser, data=b"\x00" * 10)
+    with pytest.raises(errors.CannotOrganise):
+        trf_import.queue_import(organiser=make_user("someone"), data=b"012 X\n")
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_real_worker_imports_and_pairs_the_next_round(celery_worker_process) -> None:
+    import time
+
+    organiser = make_user("orga", organiser=True)
+    _state, text = _played_trf()
+    job = trf_import.queue_import(organiser=organiser, data=text.encode())
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        tournament = job.tournament
+        if tournament is not None and tournament.round_set.filter(number=3).exists():
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(celery_worker_process.log()[-4000:])
+    assert job.status == "done"
+    assert len(open_games(tournament)) == 3  # 7 players, Eve's half-point bye: 3 games

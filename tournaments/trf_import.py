@@ -1,0 +1,250 @@
+"""Import a tournament from TRF-16 to continue it on the platform.
+
+An organiser uploads a file (:func:`queue_import`); a job (:func:`run_import`) reads it
+with the pure reader (``tournaments.pairing.read_trf``: any problem names its line) and
+creates, in one transaction, a running Swiss:
+
+* players with their TRF starting ranks and ratings — matched to the account whose
+  username (or else unique display name) is the TRF name when the organiser asks
+  (``match_users``), else (and for a
+  name met twice) the imported name ``Name@imported`` (accounts.imported);
+* the played rounds as Round and Pairing rows with their result codes and no Game rows
+  (what standings, tie-breaks, crosstables and the pairer read): games, forfeits, the
+  pairing-allocated bye (``U``), half- and full-point byes (``H``/``F``); a zero-point
+  bye is a missing board, as for a late entrant;
+* forbidden pairs (``XXP``); a half-point bye announced for the next round becomes a
+  bye request, a zero-point one marks the player absent.
+
+Then the tournament goes on: the next round is paired by the platform (``advance``),
+or waits as a draft with ``arbiter_publishes``.  Not imported: acceleration (``XXA``),
+a full-point bye announced for the next round (refused with a message); players who
+left are not marked withdrawn (the organiser marks them absent).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.imported import imported_player
+from core.errors import DomainError
+from tournaments import errors, pairing, services
+from tournaments.models import (
+    ByeRequest,
+    ForbiddenPair,
+    Pairing,
+    Participant,
+    Round,
+    Tournament,
+    TrfImport,
+)
+from tournaments.pairing import Outcome
+
+logger = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 2_000_000  # 9999 players × 99 rounds is about that much
+
+
+class _Refused(Exception):
+    def __init__(self, line: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+def decode(data: bytes) -> str:
+    """TRF files come as UTF-8 or (older programs) Windows-1252."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def queue_import(
+    *,
+    organiser: AbstractBaseUser,
+    data: bytes,
+    name: str = "",
+    match_users: bool = False,
+    arbiter_publishes: bool = False,
+) -> TrfImport:
+    """Keep the uploaded file and queue the import job (after the commit)."""
+    if not services.can_organise(organiser):
+        raise errors.CannotOrganise()
+    if not data.strip():
+        raise errors.InvalidImport(_("The file is empty."), fields={"file": [_("Required.")]})
+    if len(data) > MAX_FILE_BYTES:
+        message = _("A TRF file may have at most %(n)d bytes.") % {"n": MAX_FILE_BYTES}
+        raise errors.InvalidImport(message, fields={"file": [message]})
+    text = decode(data)
+    if "\x00" in text:
+        message = _("This is not a text file.")
+        raise errors.InvalidImport(message, fields={"file": [message]})
+    with transaction.atomic():
+        job = TrfImport.objects.create(
+            organiser=organiser,
+            text=text,
+            name=" ".join(name.split())[: services.MAX_NAME_LENGTH],
+            match_users=match_users,
+            arbiter_publishes=arbiter_publishes,
+        )
+        from tournaments.tasks import import_trf_task
+
+        import_trf_task.delay(job.pk)
+    return job
+
+
+def run_import(*, import_id: int) -> TrfImport | None:
+    """The job: import once (a re-delivered message finds it done and does nothing)."""
+    with transaction.atomic():
+        job = TrfImport.objects.select_for_update().filter(pk=import_id).first()
+        if job is None or job.status != TrfImport.Status.PENDING:
+            return job
+        try:
+            with transaction.atomic():
+                tournament = _create(job)
+        except _Refused as refusal:
+            job.status, job.error_line, job.error = "failed", refusal.line, refusal.reason
+        except DomainError as exc:  # e.g. an invalid tournament name
+            job.status, job.error = "failed", str(exc.message)
+        else:
+            job.status, job.tournament = "done", tournament
+            if tournament.status == Tournament.Status.RUNNING:
+                from tournaments.tasks import advance_tournament
+
+                advance_tournament.delay(tournament.pk)  # pairs the next round
+        job.finished = timezone.now()
+        job.save(update_fields=["status", "error_line", "error", "tournament", "finished"])
+    logger.info("TRF import %s: %s", import_id, job.status)
+    return job
+
+
+def _create(job: TrfImport) -> Tournament:
+    try:
+        document = pairing.read_trf(job.text)
+    except pairing.TrfError as exc:
+        raise _Refused(exc.line, exc.reason) from exc
+    state = document.tournament
+    if not state.players or len(state.players) < 2:
+        raise _Refused(None, _("A tournament needs at least two players."))
+    if state.accelerations:
+        raise _Refused(None, _("Acceleration (XXA) cannot be imported."))
+    for seed, outcome in state.requested_byes.items():
+        if outcome is Outcome.FULL_POINT_BYE:
+            raise _Refused(
+                None,
+                _(
+                    "Player %(seed)d: a full-point bye announced for the next round cannot "
+                    "be imported."
+                )
+                % {"seed": seed},
+            )
+    played = state.rounds_played
+    if not 1 <= state.total_rounds <= services.MAX_SWISS_ROUNDS:
+        raise _Refused(None, _("The number of rounds (XXR) must be 1 to 99."))
+    tournament = services.create_tournament(
+        organiser=job.organiser,
+        name=job.name or document.name or _("Imported tournament"),
+        format=Tournament.Format.SWISS,
+        rounds=state.total_rounds,
+        bye_points=state.bye_points,
+        arbiter_publishes=job.arbiter_publishes,
+        # Half-point byes stay possible as in the file; no late entries into an import.
+        late_entries=False,
+    )
+    now = timezone.now()
+    finished = played >= state.total_rounds
+    tournament.status = Tournament.Status.FINISHED if finished else Tournament.Status.RUNNING
+    tournament.started = now
+    tournament.finished = now if finished else None
+    tournament.current_round = played
+    tournament.save(update_fields=["status", "started", "finished", "current_round"])
+    participants = _participants(job, tournament, state)
+    _rounds(tournament, state, participants)
+    for pair in state.forbidden_pairs:
+        low, high = sorted((participants[seed] for seed in pair), key=lambda p: p.pk)
+        ForbiddenPair.objects.create(tournament=tournament, first=low, second=high)
+    for seed, outcome in state.requested_byes.items():
+        if outcome is Outcome.HALF_POINT_BYE:
+            ByeRequest.objects.create(participant=participants[seed], round_number=played + 1)
+        else:  # a zero-point bye: the player is away
+            Participant.objects.filter(pk=participants[seed].pk).update(absent=True)
+    return tournament
+
+
+def _participants(
+    job: TrfImport, tournament: Tournament, state: pairing.Tournament
+) -> dict[int, Participant]:
+    User = get_user_model()
+    taken: set[int] = set()
+    rows = []
+    for player in state.players:
+        user = None
+        if job.match_users:
+            user = _account_named(User, player.name)
+        if user is None or user.pk in taken:
+            user = imported_player(player.name)
+        if user.pk in taken:  # the same name twice: tell them apart by rank
+            user = imported_player(f"{player.name} ({player.id})")
+        taken.add(user.pk)
+        rows.append(
+            Participant(tournament=tournament, user=user, seed=player.id, rating=player.rating)
+        )
+    Participant.objects.bulk_create(rows)
+    return {p.seed: p for p in Participant.objects.filter(tournament=tournament) if p.seed}
+
+
+def _account_named(User: Any, name: str) -> Any:
+    """The active account whose username, or else whose display name, is ``name`` (case
+    aside); None when there is none or the display name is not unique."""
+    name = " ".join(name.split())
+    if not name:
+        return None
+    user = User.objects.filter(username__iexact=name, is_active=True).first()
+    if user is not None:
+        return user
+    matches = list(User.objects.filter(profile__display_name__iexact=name, is_active=True)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def _rounds(
+    tournament: Tournament, state: pairing.Tournament, participants: dict[int, Participant]
+) -> None:
+    for index in range(state.rounds_played):
+        round_ = Round.objects.create(tournament=tournament, number=index + 1)
+        games, byes = [], []
+        for player in state.players:
+            result = player.results[index]
+            if result.opponent is None:
+                if result.outcome is not Outcome.ZERO_POINT_BYE:  # Z: a missing board
+                    byes.append((player.id, result.outcome))
+                continue
+            if result.opponent < player.id:
+                continue  # listed with the opponent
+            other = state.player(result.opponent).results[index]
+            if result.color == "b" or (result.color is None and other.color == "w"):
+                games.append((result.opponent, player.id, other.outcome, result.outcome))
+            else:
+                games.append((player.id, result.opponent, result.outcome, other.outcome))
+        rows = [
+            Pairing(
+                round=round_,
+                board=number,
+                white=participants[white],
+                black=participants[black],
+                white_outcome=white_outcome,
+                black_outcome=black_outcome,
+            )
+            for number, (white, black, white_outcome, black_outcome) in enumerate(games, 1)
+        ]
+        rows += [
+            Pairing(round=round_, board=number, white=participants[seed], white_outcome=outcome)
+            for number, (seed, outcome) in enumerate(byes, len(rows) + 1)
+        ]
+        Pairing.objects.bulk_create(rows)
