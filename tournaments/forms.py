@@ -84,6 +84,12 @@ class TournamentForm(TimeControlForm):
         initial="2026",
         required=False,
     )
+    tie_rule = forms.ChoiceField(
+        label=_("Drawn match (knockout)"),
+        choices=Tournament.TieRule.choices,
+        initial="replay",
+        required=False,
+    )
     late_entries = forms.BooleanField(
         label=_("Late entries (Swiss)"),
         required=False,
@@ -109,7 +115,7 @@ class TournamentForm(TimeControlForm):
         data["tiebreaks"] = names or None
         if data.get("half_point_byes") is None:
             del data["half_point_byes"]  # left empty: the service's default
-        for name in ("pairing_system", "pairing_rules"):
+        for name in ("pairing_system", "pairing_rules", "tie_rule"):
             if not data.get(name):
                 del data[name]  # forms posted without them: the service's default
         return data

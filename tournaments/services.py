@@ -59,6 +59,7 @@ DEFAULT_TIEBREAKS = {
     Tournament.Format.ROUND_ROBIN: ("SB", "DE", "WIN"),
     Tournament.Format.DOUBLE_ROUND_ROBIN: ("SB", "DE", "WIN"),
     Tournament.Format.SWISS: pairing.SWISS_TIEBREAKS,
+    Tournament.Format.KNOCKOUT: (),  # a cup ranks by the round reached (tournaments.knockout)
 }
 # How a finished game scores for each side in a tournament (TRF result codes).
 _FORFEIT_TERMINATIONS = {Game.Termination.TIMEOUT, Game.Termination.ABANDONED}
@@ -108,6 +109,7 @@ def create_tournament(
     half_point_byes: int = 1,
     pairing_system: str = "dutch",
     pairing_rules: str = pairing.DEFAULT_RULES,
+    tie_rule: str = Tournament.TieRule.REPLAY,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error.
 
@@ -141,6 +143,10 @@ def create_tournament(
             bad("all_at_once", _("Only a round robin can start all its games at once."))
     elif rounds is not None:
         bad("rounds", _("A round robin's rounds follow from its number of players."))
+    if format == Tournament.Format.KNOCKOUT and all_at_once:
+        bad("all_at_once", _("Only a round robin can start all its games at once."))
+    if tie_rule not in Tournament.TieRule.values:
+        bad("tie_rule", _("Choose one of %(v)s.") % {"v": ", ".join(Tournament.TieRule.values)})
     if opening not in (Game.Opening.STANDARD, Game.Opening.PIE):
         bad("opening", _("Choose standard or pie."))
     for field, messages in time_control.errors(strict_days=False).items():
@@ -195,6 +201,7 @@ def create_tournament(
             late_entries=late_entries and format == Tournament.Format.SWISS,
             pairing_system=pairing_system,
             pairing_rules=pairing_rules,
+            tie_rule=tie_rule,
             # Never for the last round: a one-round Swiss has none to give.
             half_point_byes=(
                 min(half_point_byes, (rounds or 1) - 1) if format == Tournament.Format.SWISS else 0
@@ -542,6 +549,10 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         tournament = _locked(tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
             return None
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            from tournaments import knockout
+
+            return knockout.pair_round(tournament, round_number)
         all_at_once = tournament.is_round_robin and tournament.all_at_once
         if (
             not all_at_once
@@ -726,6 +737,10 @@ def advance(*, tournament_id: int) -> str:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or tournament.status != Tournament.Status.RUNNING:
         return "idle"
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        from tournaments import knockout
+
+        return knockout.advance(tournament)
     current = tournament.current_round
     if _unfinished_pairings(tournament_id, current):
         return "waiting"
@@ -742,12 +757,17 @@ def _finish(tournament_id: int) -> bool:
     with transaction.atomic():
         if Pairing.objects.filter(round__tournament_id=tournament_id, white_outcome="").exists():
             return False
-        return (
+        done = (
             Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).update(
                 status=Tournament.Status.FINISHED, finished=timezone.now()
             )
             == 1
         )
+        if done:
+            from tournaments.leagues import division_finished
+
+            division_finished(tournament_id)  # a league's season may be over
+        return done
 
 
 def finish_tournament(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
