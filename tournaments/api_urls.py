@@ -36,9 +36,7 @@ urlpatterns = [
     ),
     path("tournaments/<int:tournament_id>/trf", views.TrfView.as_view(), name="trf"),
     # Knockout cups and championship leagues (tournaments.knockout, tournaments.leagues).
-    path(
-        "tournaments/<int:tournament_id>/bracket", formats.BracketView.as_view(), name="bracket"
-    ),
+    path("tournaments/<int:tournament_id>/bracket", formats.BracketView.as_view(), name="bracket"),
     path("leagues", formats.LeaguesView.as_view(), name="leagues"),
     path("leagues/<int:league_id>", formats.LeagueDetailView.as_view(), name="league"),
     path("leagues/<int:league_id>/join", formats.LeagueJoinView.as_view(), name="league-join"),

@@ -112,11 +112,13 @@ def standings(tournament: Tournament, rows: selectors.Snapshot) -> selectors.Sta
     return selectors.Standings(
         rows=[
             selectors.StandingRow(
-                rank=places.get(seed, 1), participant=rows.participants[seed],
-                points=points[seed], tiebreaks=(),
+                rank=places.get(seed, 1),
+                participant=rows.participants[seed],
+                points=points[seed],
+                tiebreaks=(),
             )
             for seed in order
-        ],  # fmt: skip
+        ],
         tiebreaks=(),
         rounds=rows.paired_rounds,
         provisional=any(not board[4] for board in rows.boards),
@@ -124,7 +126,6 @@ def standings(tournament: Tournament, rows: selectors.Snapshot) -> selectors.Sta
 
 
 _HALF_POINTS = {"1": 2, "+": 2, "=": 1}
-
 
 
 # --- Reading: the bracket as the page and the API show it --------------------------------

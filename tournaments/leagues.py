@@ -133,7 +133,9 @@ def leave_league(*, league: League, user: AbstractBaseUser) -> LeagueMember:
         return member
 
 
-def _members_by_rating(league: League, exclude: frozenset[int] | set[int] = frozenset()) -> list[int]:
+def _members_by_rating(
+    league: League, exclude: frozenset[int] | set[int] = frozenset()
+) -> list[int]:
     members = (
         LeagueMember.objects.filter(league=league, left__isnull=True)
         .exclude(user_id__in=exclude)

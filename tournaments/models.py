@@ -419,9 +419,7 @@ class Division(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
     level = models.PositiveSmallIntegerField(_("division"))
-    tournament = models.OneToOneField(
-        Tournament, on_delete=models.CASCADE, related_name="division"
-    )
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="division")
 
     class Meta:
         ordering = ["season", "level"]

@@ -18,16 +18,12 @@ urlpatterns = [
     path("leagues/", format_views.league_list, name="leagues"),
     path("leagues/new/", format_views.league_create, name="league-create"),
     path("leagues/<int:league_id>/", format_views.league_detail, name="league"),
-    path(
-        "leagues/<int:league_id>/seasons/<int:number>/", format_views.season_page, name="season"
-    ),
+    path("leagues/<int:league_id>/seasons/<int:number>/", format_views.season_page, name="season"),
     path(
         "leagues/<int:league_id>/players/<str:username>/",
         format_views.league_history,
         name="league-history",
     ),
-    path(
-        "leagues/<int:league_id>/<str:action>/", format_views.league_action, name="league-action"
-    ),
+    path("leagues/<int:league_id>/<str:action>/", format_views.league_action, name="league-action"),
     path("<int:tournament_id>/<str:action>/", views.tournament_action, name="action"),
 ]

@@ -82,7 +82,7 @@ def _cup(size: int, **options):
 
 @pytest.mark.django_db
 def test_a_cup_with_byes_and_a_replay_runs_to_its_champion() -> None:
-    organiser, players, cup = _cup(5, tie_rule="replay")
+    organiser, _players, cup = _cup(5, tie_rule="replay")
     with jobs_run_here():
         services.start_tournament(tournament=cup, by=organiser)
     # 5 players in 8 places: seeds 1, 2, 3 have byes; 4 v 5 plays.
@@ -119,7 +119,7 @@ def test_a_cup_with_byes_and_a_replay_runs_to_its_champion() -> None:
 
 @pytest.mark.django_db
 def test_black_advances_from_a_drawn_match() -> None:
-    organiser, players, cup = _cup(2, tie_rule="black")
+    organiser, _players, cup = _cup(2, tie_rule="black")
     with jobs_run_here():
         services.start_tournament(tournament=cup, by=organiser)
     (game,) = open_games(cup)
@@ -197,7 +197,7 @@ def _wait(predicate, worker, timeout: float = 60) -> None:
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_real_worker_runs_a_cup_with_a_replay(celery_worker_process) -> None:
-    organiser, players, cup = _cup(4, tie_rule="replay")
+    organiser, _players, cup = _cup(4, tie_rule="replay")
     services.start_tournament(tournament=cup, by=organiser, pair_now=False)  # a job pairs
     results = {1: ["1/2-1/2", "1-0"], 2: ["0-1"], 3: ["1-0"]}
     for number in (1, 2, 3):

@@ -56,9 +56,7 @@ def _league(members: int, **options):
 
 def _names(season: Season) -> list[list[str]]:
     return [
-        sorted(
-            p.user.username for p in division.tournament.participants.select_related("user")
-        )
+        sorted(p.user.username for p in division.tournament.participants.select_related("user"))
         for division in season.divisions.order_by("level")
     ]
 
@@ -93,21 +91,17 @@ def test_a_season_rolls_over_with_promotion_relegation_and_a_newcomer() -> None:
     # the newcomer starts at the bottom, whatever the rating.
     assert _names(second) == [["m1", "m2", "m5"], ["m0", "m3", "new"]]
     assert second.status == Season.Status.RUNNING
-    assert all(
-        d.tournament.status == Tournament.Status.RUNNING for d in second.divisions.all()
-    )
+    assert all(d.tournament.status == Tournament.Status.RUNNING for d in second.divisions.all())
     history = leagues.history(league, players[0])
     assert [(row.season, row.level, row.move) for row in history] == [(1, 1, "down"), (2, 2, "")]
     # Lost both games; three players: every one has a bye (one point).
     assert (history[0].rank, history[0].points, history[0].players) == (3, 2, 3)
-    assert [(row.season, row.move) for row in leagues.history(league, players[4])] == [
-        (1, "left")
-    ]
+    assert [(row.season, row.move) for row in leagues.history(league, players[4])] == [(1, "left")]
 
 
 @pytest.mark.django_db
 def test_the_rollover_happens_once() -> None:
-    organiser, players, league = _league(4, division_size=2)
+    organiser, _players, league = _league(4, division_size=2)
     with jobs_run_here():
         season = leagues.start_league(league=league, by=organiser)
     _play_season(season)
@@ -183,13 +177,15 @@ def test_league_api_and_pages() -> None:
 def test_real_worker_rolls_a_season_over(celery_worker_process) -> None:
     from core.testing import wait_for
 
-    organiser, players, league = _league(4, division_size=2)
+    organiser, _players, league = _league(4, division_size=2)
     season = leagues.start_league(league=league, by=organiser)  # the worker pairs
     wait_for(
-        lambda: Division.objects.filter(season=season, tournament__round_set__isnull=False)
-        .distinct()
-        .count()
-        == 2,
+        lambda: (
+            Division.objects.filter(season=season, tournament__round_set__isnull=False)
+            .distinct()
+            .count()
+            == 2
+        ),
         celery_worker_process,
     )
     for division in season.divisions.select_related("tournament"):
