@@ -402,6 +402,10 @@ def set_absent(
             raise errors.WrongTournamentState(
                 _("Only a Swiss leaves absent players out; in a round robin, withdraw them.")
             )
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            raise errors.WrongTournamentState(
+                _("Only a Swiss leaves absent players out; in a cup, withdraw them.")
+            )
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
             raise errors.WrongTournamentState(_("The tournament is over."))
         Participant.objects.filter(pk=participant.pk, tournament=tournament).update(absent=absent)

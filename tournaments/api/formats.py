@@ -121,7 +121,7 @@ class LeagueCreateSerializer(serializers.Serializer):
         default=1, help_text=_("How many go up (and down) at each season's end.")
     )
     opening = serializers.ChoiceField(
-        choices=[Game.Opening.STANDARD, Game.Opening.PIE], default=Game.Opening.STANDARD
+        choices=Game.Opening.choices[:2], default=Game.Opening.STANDARD
     )
     days_per_turn = serializers.IntegerField(default=3)
     clock = ClockRequestSerializer(required=False)
