@@ -15,7 +15,17 @@ from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
 from tournaments import services
-from tournaments.models import ByeRequest, Pairing, Participant, Round, Tournament
+from tournaments.models import (
+    ByeRequest,
+    Division,
+    League,
+    LeagueMember,
+    Pairing,
+    Participant,
+    Round,
+    Season,
+    Tournament,
+)
 
 
 class ParticipantInline(admin.TabularInline):
@@ -116,3 +126,42 @@ class PairingAdmin(admin.ModelAdmin):
     list_select_related = ["round__tournament", "white__user", "black__user", "game"]
     search_fields = ["white__user__username", "black__user__username", "round__tournament__name"]
     readonly_fields = ["round", "board", "white", "black", "game", "white_outcome", "black_outcome"]
+
+
+# --- Championship leagues (tournaments.leagues) -------------------------------------------
+
+
+class LeagueMemberInline(admin.TabularInline):
+    model = LeagueMember
+    extra = 0
+    fields = ["user", "joined", "left"]
+    readonly_fields = ["joined"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "organiser", "division_size", "promote", "created"]
+    search_fields = ["name"]
+    raw_id_fields = ["organiser"]
+    inlines = [LeagueMemberInline]
+
+
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    fields = ["level", "tournament"]
+    readonly_fields = fields  # made by the season's start: tournaments.leagues
+    can_delete = False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["league", "number", "status", "started", "finished"]
+    list_filter = ["status"]
+    # Seasons start and end through tournaments.leagues (the rollover job).
+    readonly_fields = ["league", "number", "status", "started", "finished"]
+    inlines = [DivisionInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -205,3 +205,24 @@ def test_real_worker_rolls_a_season_over(celery_worker_process) -> None:
     season.refresh_from_db()
     assert season.status == Season.Status.FINISHED
     assert _names(second) == [["m1", "m3"], ["m0", "m2"]]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["ru", "eo"])
+def test_league_and_bracket_pages_come_out_in_the_language(client, language) -> None:
+    from accounts.models import Profile
+
+    organiser, players, league = _league(4, division_size=2)
+    with jobs_run_here():
+        leagues.start_league(league=league, by=organiser)
+    cup = make_user("cupper", organiser=True)
+    from tournaments import services
+
+    tournament = services.create_tournament(organiser=cup, name="Cup", format="knockout")
+    Profile.objects.filter(user=players[0]).update(language=language)
+    client.force_login(players[0])
+    words = {"ru": ("Сезоны", "Дивизион 1", "Сетка"), "eo": ("Sezonoj", "Divizio 1", "Tabelo")}
+    seasons, division, bracket = words[language]
+    assert seasons in client.get(f"/tournaments/leagues/{league.pk}/").content.decode()
+    assert division in client.get(f"/tournaments/leagues/{league.pk}/seasons/1/").content.decode()
+    assert bracket in client.get(f"/tournaments/{tournament.pk}/bracket/").content.decode()
