@@ -216,3 +216,44 @@ def test_real_worker_runs_a_cup_with_a_replay(celery_worker_process) -> None:
     assert pairs(cup, 2) == [(4, 1)]
     assert pairs(cup, 3) == [(1, 2)]
     assert knockout.bracket(cup).champion == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_advances_pair_the_next_bracket_round_once() -> None:
+    import threading
+
+    from django.db import connection
+
+    from tournaments.models import Pairing
+
+    organiser, _players, cup = _cup(8, tie_rule="replay")
+    services.start_tournament(tournament=cup, by=organiser)
+    # Round 1 scored directly (no game-finished signal, so no job): the higher seed wins
+    # boards 1-3, board 4 is drawn (a replay is due beside nothing else).
+    rows = Pairing.objects.filter(round__tournament=cup, round__number=1).order_by("board")
+    for row in rows[:3]:
+        Pairing.objects.filter(pk=row.pk).update(white_outcome="1", black_outcome="0")
+    Pairing.objects.filter(pk=rows[3].pk).update(white_outcome="=", black_outcome="=")
+    attempts = 4
+    barrier = threading.Barrier(attempts)
+    outcomes: list[str] = []
+    failures: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            barrier.wait(timeout=30)
+            outcomes.append(services.advance(tournament_id=cup.pk))
+        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=attempt) for _ in range(attempts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failures, failures
+    assert outcomes.count("paired") == 1
+    assert Round.objects.filter(tournament=cup).count() == 2
+    assert pairs(cup, 2) == [(6, 3)]  # only the replay of 3 v 6, colours swapped
