@@ -115,6 +115,14 @@ def test_a_cup_with_byes_and_a_replay_runs_to_its_champion() -> None:
     from archive.services import tournament_agn  # the .agn download (archive app)
 
     assert tournament_agn(cup).count("[Event ") == 5
+    # Its pages: the usual ones and the bracket, with the winner.
+    from django.test import Client
+
+    for url in ("", "crosstable/", "rounds/1/", "rounds/4/", "bracket/"):
+        page = Client().get(f"/tournaments/{cup.pk}/{url}")
+        assert page.status_code == 200, url
+    bracket_page = Client().get(f"/tournaments/{cup.pk}/bracket/").content.decode()
+    assert "<strong>k1</strong>" in bracket_page  # seed 2 = k1 (ratings 2000, 1990 …)
 
 
 @pytest.mark.django_db
