@@ -17,10 +17,14 @@ from core.errors import DomainError
 from tournaments import services
 from tournaments.models import (
     ByeRequest,
+    Division,
     ForbiddenPair,
+    League,
+    LeagueMember,
     Pairing,
     Participant,
     Round,
+    Season,
     Tournament,
     TrfImport,
 )
@@ -146,3 +150,42 @@ class TrfImportAdmin(admin.ModelAdmin):
 class ForbiddenPairAdmin(admin.ModelAdmin):
     list_display = ["tournament", "first", "second", "created"]
     raw_id_fields = ["tournament", "first", "second"]
+
+
+# --- Championship leagues (tournaments.leagues) -------------------------------------------
+
+
+class LeagueMemberInline(admin.TabularInline):
+    model = LeagueMember
+    extra = 0
+    fields = ["user", "joined", "left"]
+    readonly_fields = ["joined"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "organiser", "division_size", "promote", "created"]
+    search_fields = ["name"]
+    raw_id_fields = ["organiser"]
+    inlines = [LeagueMemberInline]
+
+
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    fields = ["level", "tournament"]
+    readonly_fields = fields  # made by the season's start: tournaments.leagues
+    can_delete = False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["league", "number", "status", "started", "finished"]
+    list_filter = ["status"]
+    # Seasons start and end through tournaments.leagues (the rollover job).
+    readonly_fields = ["league", "number", "status", "started", "finished"]
+    inlines = [DivisionInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.api import arbiter, views
+from tournaments.api import arbiter, formats, views
 
 app_name = "tournaments_api"
 
@@ -59,4 +59,21 @@ urlpatterns = [
     ),
     path("tournament-imports", arbiter.TrfImportsView.as_view(), name="imports"),
     path("tournament-imports/<int:import_id>", arbiter.TrfImportView.as_view(), name="import"),
+    # Knockout cups and championship leagues (tournaments.knockout, tournaments.leagues).
+    path("tournaments/<int:tournament_id>/bracket", formats.BracketView.as_view(), name="bracket"),
+    path("leagues", formats.LeaguesView.as_view(), name="leagues"),
+    path("leagues/<int:league_id>", formats.LeagueDetailView.as_view(), name="league"),
+    path("leagues/<int:league_id>/join", formats.LeagueJoinView.as_view(), name="league-join"),
+    path("leagues/<int:league_id>/leave", formats.LeagueLeaveView.as_view(), name="league-leave"),
+    path("leagues/<int:league_id>/start", formats.LeagueStartView.as_view(), name="league-start"),
+    path(
+        "leagues/<int:league_id>/seasons/<int:number>",
+        formats.SeasonView.as_view(),
+        name="season",
+    ),
+    path(
+        "leagues/<int:league_id>/players/<str:username>",
+        formats.LeagueHistoryView.as_view(),
+        name="league-history",
+    ),
 ]

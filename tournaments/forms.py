@@ -84,6 +84,12 @@ class TournamentForm(TimeControlForm):
         initial="2026",
         required=False,
     )
+    tie_rule = forms.ChoiceField(
+        label=_("Drawn match (knockout)"),
+        choices=Tournament.TieRule.choices,
+        initial="replay",
+        required=False,
+    )
     late_entries = forms.BooleanField(
         label=_("Late entries (Swiss)"),
         required=False,
@@ -117,7 +123,48 @@ class TournamentForm(TimeControlForm):
         data["tiebreaks"] = names or None
         if data.get("half_point_byes") is None:
             del data["half_point_byes"]  # left empty: the service's default
-        for name in ("pairing_system", "pairing_rules"):
+        for name in ("pairing_system", "pairing_rules", "tie_rule"):
             if not data.get(name):
                 del data[name]  # forms posted without them: the service's default
+        return data
+
+
+class LeagueForm(TimeControlForm):
+    """A new championship league (tournaments.leagues.create_league)."""
+
+    strict_days = False
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    division_size = forms.IntegerField(
+        label=_("Players per division"), initial=6, min_value=2, max_value=20
+    )
+    promote = forms.IntegerField(
+        label=_("Promoted and relegated"),
+        initial=1,
+        min_value=1,
+        help_text=_("How many of each division go up, and down, at the season's end."),
+    )
+    opening = forms.ChoiceField(
+        label=_("Opening"),
+        choices=[
+            (Game.Opening.STANDARD, Game.Opening.STANDARD.label),
+            (Game.Opening.PIE, Game.Opening.PIE.label),
+        ],
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    allow_bots = forms.BooleanField(label=_("Bots may join"), required=False)
+
+    field_order = ["name", "division_size", "promote", "opening", "clock_kind", "days_per_turn"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clock_kind"].required = False  # absent: days per turn
+
+    def clean_clock_kind(self) -> str:
+        return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
+
+    def service_arguments(self) -> dict[str, object]:
+        data = dict(self.cleaned_data)
+        for name in ("clock_kind", "days_per_turn", "increment_hours", "weekend_pause"):
+            data.pop(name, None)  # all in data["time_control"]
         return data

@@ -40,6 +40,13 @@ class Tournament(TimeControlFields):
         ROUND_ROBIN = "roundrobin", _("Round robin")
         DOUBLE_ROUND_ROBIN = "double", _("Double round robin")
         SWISS = "swiss", _("Swiss (FIDE Dutch)")
+        KNOCKOUT = "knockout", _("Knockout cup")
+
+    class TieRule(models.TextChoices):
+        # Knockout: what settles a drawn match (tournaments.pairing.knockout).
+        REPLAY = "replay", _("Another game, colours swapped")
+        SEED = "seed", _("The higher seed advances")
+        BLACK = "black", _("Black advances")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
@@ -117,6 +124,9 @@ class Tournament(TimeControlFields):
     arbiter_publishes = models.BooleanField(_("arbiter publishes rounds"), default=False)
     avoid_same_club = models.BooleanField(
         _("avoid pairing players of the same club"), default=False
+    )
+    tie_rule = models.CharField(
+        _("drawn match"), max_length=8, choices=TieRule.choices, default=TieRule.REPLAY
     )
     status = models.CharField(
         _("status"),
@@ -399,3 +409,117 @@ class TrfImport(models.Model):
         ordering = ["-created", "-id"]
         verbose_name = _("TRF import")
         verbose_name_plural = _("TRF imports")
+
+
+# --- Championship leagues (tournaments.leagues) -----------------------------------------
+
+
+class League(TimeControlFields):
+    """A championship league: seasons of divisions, each division a round robin with all
+    its games at once; between seasons the top ``promote`` go up, the bottom ones down."""
+
+    name = models.CharField(_("name"), max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_leagues",
+        verbose_name=_("organiser"),
+    )
+    division_size = models.PositiveSmallIntegerField(
+        _("division size"), default=6, validators=[MinValueValidator(2)]
+    )
+    promote = models.PositiveSmallIntegerField(
+        _("promoted and relegated"), default=1, validators=[MinValueValidator(1)]
+    )
+    opening = models.CharField(
+        _("opening"), max_length=8, choices=Game.Opening.choices[:2], default=Game.Opening.STANDARD
+    )
+    rated = models.BooleanField(_("rated"), default=True)
+    allow_bots = models.BooleanField(_("bots may join"), default=False)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:league", kwargs={"league_id": self.pk})
+
+
+class LeagueMember(models.Model):
+    """A player of a league; ``left`` players are not in the next season."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="league_memberships",
+        verbose_name=_("player"),
+    )
+    joined = models.DateTimeField(_("joined"), auto_now_add=True)
+    left = models.DateTimeField(_("left"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "joined", "id"]
+        verbose_name = _("league player")
+        verbose_name_plural = _("league players")
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="league_member_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} @ {self.league}"
+
+
+class Season(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField(_("season"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.RUNNING
+    )
+    started = models.DateTimeField(_("started"), auto_now_add=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "-number"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        constraints = [
+            # Backs the rollover: season n+1 is created once, whatever the tasks do.
+            models.UniqueConstraint(fields=["league", "number"], name="season_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} — {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "tournaments:season", kwargs={"league_id": self.league_id, "number": self.number}
+        )
+
+
+class Division(models.Model):
+    """One division of a season: a round-robin tournament (level 1 is the top)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    level = models.PositiveSmallIntegerField(_("division"))
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="division")
+
+    class Meta:
+        ordering = ["season", "level"]
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "level"], name="division_unique_level"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} — {self.level}"

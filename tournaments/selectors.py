@@ -209,6 +209,10 @@ class Standings:
 def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standings:
     """Ranked players after every paired round (2 queries; the package does the maths)."""
     rows = rows or read_rows(tournament)
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        from tournaments import knockout
+
+        return knockout.standings(tournament, rows)
     order = tuple(tournament.tiebreak_list)
     state = snapshot(tournament, rows=rows)
     provisional = any(not b[4] for b in rows.boards)

@@ -59,6 +59,7 @@ DEFAULT_TIEBREAKS = {
     Tournament.Format.ROUND_ROBIN: ("SB", "DE", "WIN"),
     Tournament.Format.DOUBLE_ROUND_ROBIN: ("SB", "DE", "WIN"),
     Tournament.Format.SWISS: pairing.SWISS_TIEBREAKS,
+    Tournament.Format.KNOCKOUT: (),  # a cup ranks by the round reached (tournaments.knockout)
 }
 # How a finished game scores for each side in a tournament (TRF result codes).
 _FORFEIT_TERMINATIONS = {Game.Termination.TIMEOUT, Game.Termination.ABANDONED}
@@ -110,6 +111,7 @@ def create_tournament(
     pairing_rules: str = pairing.DEFAULT_RULES,
     arbiter_publishes: bool = False,
     avoid_same_club: bool = False,
+    tie_rule: str = Tournament.TieRule.REPLAY,
 ) -> Tournament:
     """Create a tournament open for registration; every bad value is a field error.
 
@@ -143,6 +145,10 @@ def create_tournament(
             bad("all_at_once", _("Only a round robin can start all its games at once."))
     elif rounds is not None:
         bad("rounds", _("A round robin's rounds follow from its number of players."))
+    if format == Tournament.Format.KNOCKOUT and all_at_once:
+        bad("all_at_once", _("Only a round robin can start all its games at once."))
+    if tie_rule not in Tournament.TieRule.values:
+        bad("tie_rule", _("Choose one of %(v)s.") % {"v": ", ".join(Tournament.TieRule.values)})
     if opening not in (Game.Opening.STANDARD, Game.Opening.PIE):
         bad("opening", _("Choose standard or pie."))
     for field, messages in time_control.errors(strict_days=False).items():
@@ -201,6 +207,7 @@ def create_tournament(
             pairing_rules=pairing_rules,
             arbiter_publishes=arbiter_publishes,
             avoid_same_club=avoid_same_club,
+            tie_rule=tie_rule,
             # Never for the last round: a one-round Swiss has none to give.
             half_point_byes=(
                 min(half_point_byes, (rounds or 1) - 1) if format == Tournament.Format.SWISS else 0
@@ -411,6 +418,10 @@ def set_absent(
             raise errors.WrongTournamentState(
                 _("Only a Swiss leaves absent players out; in a round robin, withdraw them.")
             )
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            raise errors.WrongTournamentState(
+                _("Only a Swiss leaves absent players out; in a cup, withdraw them.")
+            )
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
             raise errors.WrongTournamentState(_("The tournament is over."))
         Participant.objects.filter(pk=participant.pk, tournament=tournament).update(absent=absent)
@@ -560,6 +571,10 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             return None
         if hasattr(tournament, "draft_round"):
             return None  # a draft waits for the organiser (tournaments.arbiter)
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            from tournaments import knockout
+
+            return knockout.pair_round(tournament, round_number)
         all_at_once = tournament.is_round_robin and tournament.all_at_once
         if (
             not all_at_once
@@ -773,6 +788,10 @@ def advance(*, tournament_id: int) -> str:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or tournament.status != Tournament.Status.RUNNING:
         return "idle"
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        from tournaments import knockout
+
+        return knockout.advance(tournament)
     current = tournament.current_round
     if _unfinished_pairings(tournament_id, current):
         return "waiting"
@@ -789,12 +808,17 @@ def _finish(tournament_id: int) -> bool:
     with transaction.atomic():
         if Pairing.objects.filter(round__tournament_id=tournament_id, white_outcome="").exists():
             return False
-        return (
+        done = (
             Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).update(
                 status=Tournament.Status.FINISHED, finished=timezone.now()
             )
             == 1
         )
+        if done:
+            from tournaments.leagues import division_finished
+
+            division_finished(tournament_id)  # a league's season may be over
+        return done
 
 
 def finish_tournament(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:

@@ -59,13 +59,27 @@ def tournament_heartbeat() -> dict[str, list[int]]:
     Advancing here is the safety net for a lost message: the game-finished
     receiver normally queues ``advance_tournament`` itself.
     """
+    from tournaments.leagues import seasons_to_finish
     from tournaments.services import running_tournaments_to_advance, start_due_tournaments
 
     started = start_due_tournaments()
     waiting = running_tournaments_to_advance()
     for tournament_id in waiting:
         advance_tournament.delay(tournament_id)
-    return {"started": started, "advanced": waiting}
+    seasons = seasons_to_finish()
+    for season_id in seasons:
+        finish_season_task.delay(season_id)
+    return {"started": started, "advanced": waiting, "seasons": seasons}
+
+
+@shared_task(**{**_OPTIONS, "time_limit": 900, "soft_time_limit": 850})
+def finish_season_task(season_id: int) -> str:
+    """A league season whose divisions are over: close it and start the next one."""
+    from tournaments.leagues import finish_season
+
+    outcome = finish_season(season_id=season_id)
+    logger.info("finish_season %s: %s", season_id, outcome)
+    return outcome
 
 
 @shared_task(**{**_OPTIONS, "time_limit": 900, "soft_time_limit": 850})

@@ -82,7 +82,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "may_manage": may_manage,
             "manage_absences": (
                 may_manage
-                and not tournament.is_round_robin
+                and tournament.format == Tournament.Format.SWISS
                 and tournament.status == Tournament.Status.RUNNING
             ),
             "rounds": range(1, tournament.current_round + 1),

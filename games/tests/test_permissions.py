@@ -67,6 +67,10 @@ def _tournament(world: World) -> dict[str, Any]:
     return {"tournament_id": world.ids["tournament"]}
 
 
+def _league(world: World) -> dict[str, Any]:
+    return {"league_id": world.ids["league"]}
+
+
 def _kw(**values: Any) -> Callable[[World], dict[str, Any]]:
     return lambda world: {
         key: (world.ids[value[1:]] if isinstance(value, str) and value.startswith("@") else value)
@@ -212,6 +216,18 @@ ROWS: list[Row] = [
     ),
     Row("tournaments_api:imports", "POST", (401, 403, 403, 403, 400), data={}),  # no file
     Row("tournaments_api:import", "GET", (401,) + (404,) * 4, _kw(import_id=999_999)),
+    # --- API: knockout cups, leagues (organised by staff; White and Black members) --------
+    Row("tournaments_api:bracket", "GET", (404,) * 5, _tournament),  # a round robin
+    Row("tournaments_api:leagues", "GET", ALL_200),
+    Row("tournaments_api:leagues", "POST", (401, 403, 403, 403, 201), data={"name": "League"}),
+    Row("tournaments_api:league", "GET", ALL_200, _league),
+    Row("tournaments_api:league-join", "POST", (401, 201, 409, 409, 201), _league),
+    Row("tournaments_api:league-leave", "POST", (401, 403, 200, 200, 403), _league),
+    Row("tournaments_api:league-start", "POST", (401, 403, 403, 403, 202), _league),
+    Row("tournaments_api:season", "GET", (404,) * 5, _kw(league_id="@league", number=1)),
+    Row(
+        "tournaments_api:league-history", "GET", ALL_200, _kw(league_id="@league", username="alice")
+    ),
     # --- Health ---------------------------------------------------------------------------
     Row("healthz", "GET", ALL_200),
     # --- Pages ----------------------------------------------------------------------------
@@ -273,6 +289,13 @@ ROWS: list[Row] = [
     Row("tournaments:arbiter", "GET", (302, 403, 403, 403, 200), _tournament),
     Row("tournaments:import", "GET", (302, 403, 403, 403, 200)),
     Row("tournaments:import-status", "GET", (302,) + (404,) * 4, _kw(import_id=999_999)),
+    Row("tournaments:bracket", "GET", (404,) * 5, _tournament),  # a round robin
+    Row("tournaments:leagues", "GET", ALL_200),
+    Row("tournaments:league-create", "GET", (302, 403, 403, 403, 200)),
+    Row("tournaments:league", "GET", ALL_200, _league),
+    Row("tournaments:season", "GET", (404,) * 5, _kw(league_id="@league", number=1)),
+    Row("tournaments:league-history", "GET", ALL_200, _kw(league_id="@league", username="alice")),
+    Row("tournaments:league-action", "POST", (302,) * 5, _kw(league_id="@league", action="start")),
     Row("bots:bots", "GET", ALL_200),
     Row("bots:challenge", "POST", (302,) * 5, _kw(username="alice")),  # not a bot
     Row("bots:challenge-wait", "GET", ALL_200, _challenge),  # challenges are public
@@ -342,6 +365,12 @@ def world() -> World:
     for persona in ("white", "black"):
         tournament_services.join(tournament=tournament, user=users[persona])
     ids["tournament"] = tournament.pk
+    from tournaments import leagues
+
+    league = leagues.create_league(organiser=users["staff"], name="Matrix League")
+    for persona in ("white", "black"):
+        leagues.join_league(league=league, user=users[persona])
+    ids["league"] = league.pk
     return World(users, tokens, ids)
 
 

@@ -43,7 +43,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "opening", "days_per_turn", "clock_kind", "increment_hours", "weekend_pause",
             "rated", "registration_opens", "starts_at",
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
-            "late_entries", "half_point_byes", "pairing_system", "pairing_rules", "players",
+            "late_entries", "half_point_byes", "pairing_system", "pairing_rules", "tie_rule", "players",
             "rules_version", "registration_open", "created", "started", "finished",
             "arbiter_publishes", "avoid_same_club",
         ]  # fmt: skip
@@ -133,6 +133,14 @@ class TournamentCreateSerializer(serializers.Serializer):
         choices=PairingRules.choices,
         default=pairing.DEFAULT_RULES,
         help_text=_("Swiss, Dutch only: the FIDE rules of February 2026, or the earlier ones."),
+    )
+    tie_rule = serializers.ChoiceField(
+        choices=Tournament.TieRule.choices,
+        default=Tournament.TieRule.REPLAY,
+        help_text=_(
+            "Knockout only: a drawn match is replayed with the colours swapped (replay), "
+            "won by the higher seed (seed) or by the player who had Black (black)."
+        ),
     )
     late_entries = serializers.BooleanField(
         default=True,

@@ -85,7 +85,7 @@ def test_players_without_the_permission_cannot_create(alice, api) -> None:
     [
         ({"format": "swiss", "rounds": None}, "rounds"),
         ({"format": "roundrobin", "rounds": 4}, "rounds"),
-        ({"format": "knockout"}, "format"),
+        ({"format": "ladder"}, "format"),
         ({"tiebreaks": ["BH", "BH"]}, "tiebreaks"),
         ({"tiebreaks": ["XYZ"]}, "tiebreaks"),
         ({"bye_points": "2"}, "bye_points"),
