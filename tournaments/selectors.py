@@ -16,7 +16,6 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as game_services
 from tournaments import pairing
 from tournaments.models import ByeRequest, ForbiddenPair, Pairing, Participant, Tournament
 from tournaments.pairing import Outcome, PlayerEntry, RoundResult
@@ -317,28 +316,6 @@ def round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
         .select_related("white__user", "black__user", "game")
         .order_by("board")
     )
-
-
-def games_agn(tournament: Tournament) -> str:
-    """Every game of the tournament (started ones) as one .agn text, round by round."""
-    from engine import write_game
-
-    texts = []
-    boards = (
-        Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
-        .select_related("round", "game__white", "game__black")
-        .prefetch_related("game__turns")
-        .order_by("round__number", "board")
-    )
-    for row in boards:
-        game = row.game
-        if game is None or not game.start_position:
-            continue  # a pie game whose pieces are not placed yet has no record
-        record = game_services.game_record(game)
-        record.headers["Event"] = tournament.name
-        record.headers["Round"] = f"{row.round.number}.{row.board}"
-        texts.append(write_game(record))
-    return "\n".join(texts)
 
 
 def describe(tournament: Tournament) -> dict[str, Any]:
