@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import views
+from games.api import conditional, views
 
 urlpatterns = [
     path("challenges", views.ChallengesView.as_view(), name="challenges"),
@@ -29,4 +29,9 @@ urlpatterns = [
     path("games/<int:game_id>/setup", views.SetupView.as_view(), name="game-setup"),
     path("games/<int:game_id>/choose", views.ChooseView.as_view(), name="game-choose"),
     path("games/<int:game_id>/resign", views.ResignView.as_view(), name="game-resign"),
+    path(
+        "games/<int:game_id>/conditional",
+        conditional.ConditionalView.as_view(),
+        name="game-conditional",
+    ),
 ]
