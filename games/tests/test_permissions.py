@@ -99,6 +99,16 @@ ROWS: list[Row] = [
     Row("api:game-setup", "POST", (401, 403, 409, 409, 403), _game, {"white": "C3", "black": "E5"}),
     Row("api:game-choose", "POST", (401, 403, 409, 409, 403), _game, {"color": "white"}),
     Row("api:game-resign", "POST", (401, 403, 200, 200, 403), _game),
+    # Conditional turns: only the waiting player (Black) sets them; nobody has any to read.
+    Row(
+        "api:game-conditional",
+        "PUT",
+        (401, 403, 403, 200, 403),
+        _game,
+        {"ply": 1, "lines": [["D2L", "D6L"]]},
+    ),
+    Row("api:game-conditional", "GET", (401, 404, 404, 404, 404), _game),
+    Row("api:game-conditional", "DELETE", (401, 403, 204, 204, 403), _game),
     Row("api:archive", "GET", ALL_200),
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
