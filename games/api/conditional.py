@@ -73,6 +73,7 @@ class ConditionalView(APIView):
                 description="Stored: the merged lines (each path of the tree), canonical",
             ),
             **_errors(
+                400,
                 401,
                 404,
                 e400=f"`invalid` (fields; a line of odd length) or `invalid_turn` "
