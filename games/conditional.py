@@ -209,14 +209,41 @@ def set_lines(
     return Lines(ply=ply, lines=flatten(tree))
 
 
-def lines_of(*, game: Game, player: AbstractBaseUser) -> Lines | None:
-    """`player`'s live lines in `game` (for the next turn of an active game), or None."""
+def _live_row(game: Game, player: AbstractBaseUser) -> ConditionalLines | None:
     if not player.is_authenticated or game.status != Game.Status.ACTIVE:
         return None
-    row = ConditionalLines.objects.filter(game=game, author=player, ply=game.ply + 1).first()
+    return ConditionalLines.objects.filter(game=game, author=player, ply=game.ply + 1).first()
+
+
+def lines_of(*, game: Game, player: AbstractBaseUser) -> Lines | None:
+    """`player`'s live lines in `game` (for the next turn of an active game), or None."""
+    row = _live_row(game, player)
     if row is None:
         return None
     return Lines(ply=row.ply, lines=flatten(row.tree))
+
+
+@dataclass(frozen=True)
+class Node:
+    """One opponent turn of a tree and the reply to it, numbered, for the pages."""
+
+    ply: int
+    opponent_turn: str
+    reply: str
+    children: list[Node]
+
+
+def tree_of(*, game: Game, player: AbstractBaseUser) -> list[Node]:
+    """`player`'s live lines in `game` as a tree of numbered nodes (none: empty)."""
+    row = _live_row(game, player)
+
+    def nodes(tree: Tree, ply: int) -> list[Node]:
+        return [
+            Node(ply, turn, branch["reply"], nodes(branch["next"], ply + 2))
+            for turn, branch in tree.items()
+        ]
+
+    return nodes(row.tree, row.ply) if row is not None else []
 
 
 def delete_lines(*, game: Game, player: AbstractBaseUser) -> None:

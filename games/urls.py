@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import conditional_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -16,6 +16,11 @@ urlpatterns = [
     path("games/<int:game_id>/setup/", views.pie_setup, name="pie-setup"),
     path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
+    path(
+        "games/<int:game_id>/conditional/",
+        conditional_views.conditional_page,
+        name="conditional",
+    ),
     path("board.svg", views.position_svg, name="board-svg"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -191,3 +191,41 @@ def test_a_reply_that_turned_illegal_drops_the_lines_and_the_opponents_turn_stan
     assert answer.json()["to_move"] == "white"
     assert not ConditionalLines.objects.exists()
     assert "refused" in caplog.text
+
+
+# --- The pages ---------------------------------------------------------------------------
+
+
+def test_the_waiting_player_adds_lines_on_the_board_and_sees_them_on_the_game_page(
+    client, alice, bob, game
+) -> None:
+    client.force_login(alice.user)
+    page = client.get(f"/games/{game.pk}/")
+    assert b'id="conditional"' in page.content and b"conditional-edit" in page.content
+    # The play panel's form adds one turn at a time to the line in the address.
+    step = client.get(f"/games/{game.pk}/conditional/", {"line": "D6L", "turn": "d2p"})
+    assert step.status_code == 302 and step["Location"].endswith("?line=D6L+d2p")
+    board = client.get(step["Location"])
+    assert board.status_code == 200 and b"conditional-add" in board.content
+    assert b'id="legal-turns"' in board.content
+    saved = client.post(f"/games/{game.pk}/conditional/", {"action": "add", "line": "D6L d2p"})
+    assert saved.status_code == 302
+    client.post(f"/games/{game.pk}/conditional/", {"action": "add", "line": "D6P D3"})
+    assert alice.client.get(url(game)).json()["lines"] == [["D6L", "D2P"], ["D6P", "D3"]]
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "2. D6L" in page and "3. D2P" in page and "conditional-delete" in page
+    # A conflicting line is refused in words; the lines stay.
+    refused = client.post(
+        f"/games/{game.pk}/conditional/", {"action": "add", "line": "D6L D3"}, follow=True
+    )
+    assert "one reply per turn" in refused.content.decode()
+    assert len(ConditionalLines.objects.get(game=game).tree) == 2
+    client.post(f"/games/{game.pk}/conditional/", {"action": "delete"})
+    assert not ConditionalLines.objects.exists()
+
+
+def test_the_player_to_move_gets_no_conditional_board(client, bob, game) -> None:
+    client.force_login(bob.user)
+    assert b'id="conditional"' not in client.get(f"/games/{game.pk}/").content
+    answer = client.get(f"/games/{game.pk}/conditional/")
+    assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"

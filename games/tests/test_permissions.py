@@ -192,6 +192,9 @@ ROWS: list[Row] = [
     Row("web:pie-setup", "POST", (302,) * 5, _game, {"white": "C3", "black": "E5"}),
     Row("web:pie-choose", "POST", (302,) * 5, _game, {"color": "white"}),
     Row("web:resign", "POST", (302,) * 5, _game, {"confirm": "yes"}),
+    # Conditional turns: the board is for the waiting player (Black); others are sent back.
+    Row("web:conditional", "GET", (302, 302, 302, 200, 302), _game),
+    Row("web:conditional", "POST", (302,) * 5, _game, {"action": "delete"}),
     Row("web:record", "GET", ALL_200, _game),
     Row("web:board-svg", "GET", (400,) * 5),  # no position given
     Row("web:analysis", "GET", ALL_200),
