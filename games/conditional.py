@@ -169,9 +169,7 @@ def build_tree(position: Position, lines: list[list[EngineTurn]]) -> Tree:
     return tree
 
 
-def set_lines(
-    *, game: Game, player: AbstractBaseUser, ply: int, lines: list[list[str]]
-) -> Lines:
+def set_lines(*, game: Game, player: AbstractBaseUser, ply: int, lines: list[list[str]]) -> Lines:
     """Replace `player`'s conditional lines in `game` (no lines: delete them).
 
     `ply` must be the opponent's next turn (the game's ply + 1) and `player` the one
@@ -274,9 +272,7 @@ def take_reply(*, game: Game, turn: TurnRow, position: Position) -> Reply | None
     if not rows:
         return None
     author_id = game.who_must_act()
-    live = next(
-        (row for row in rows if row.author_id == author_id and row.ply == turn.ply), None
-    )
+    live = next((row for row in rows if row.author_id == author_id and row.ply == turn.ply), None)
     stale = [row.pk for row in rows if row is not live]
     if stale:
         ConditionalLines.objects.filter(pk__in=stale).delete()

@@ -37,9 +37,7 @@ def _answer(lines: conditional.Lines) -> Response:
     return Response(ConditionalSerializer({"ply": lines.ply, "lines": lines.lines}).data)
 
 
-_line_error = _(
-    "with `line` and `index` (from 0) of the turn in the request, `turn` and `reason`"
-)
+_line_error = _("with `line` and `index` (from 0) of the turn in the request, `turn` and `reason`")
 
 
 class ConditionalView(APIView):

@@ -127,7 +127,10 @@ def test_every_bad_line_is_named_with_its_index_and_reason(alice, game) -> None:
     assert illegal.status_code == 422
     body = illegal.json()
     assert body["code"] == "illegal_turn" and (body["line"], body["index"]) == (1, 1)
-    assert body["turn"] == "D2-D4" and body["reason"] == "D2 cannot reach D4 in 1 step through empty cells"
+    assert (
+        body["turn"] == "D2-D4"
+        and body["reason"] == "D2 cannot reach D4 in 1 step through empty cells"
+    )
     assert "lines[1][1]" in body["error"]
 
     garbage = put(alice, game, 2, [["D6L", "garbage!"]])
@@ -183,9 +186,7 @@ def test_a_reply_that_turned_illegal_drops_the_lines_and_the_opponents_turn_stan
 ) -> None:
     put(alice, game, 2, [["D6L", "D2P"]])
     # Tampered with behind the service's back: the stored reply cannot be played.
-    ConditionalLines.objects.filter(game=game).update(
-        tree={"D6L": {"reply": "D2-D4", "next": {}}}
-    )
+    ConditionalLines.objects.filter(game=game).update(tree={"D6L": {"reply": "D2-D4", "next": {}}})
     answer = submit(bob, game.pk, 2, "D6L")
     assert answer.status_code == 201 and answer.json()["turns"] == ["D2L", "D6L"]
     assert answer.json()["to_move"] == "white"

@@ -65,7 +65,9 @@ def test_a_conditional_reply_and_a_manual_turn_of_the_same_player_store_one_turn
         game = services.start_game(white=alice.user, black=bob.user)
         services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
         base = f"{live_server.url}/api/v1/games/{game.pk}"
-        put = _send("PUT", f"{base}/conditional", alice.token, {"ply": 2, "lines": [["D6L", "D2P"]]})
+        put = _send(
+            "PUT", f"{base}/conditional", alice.token, {"ply": 2, "lines": [["D6L", "D2P"]]}
+        )
         assert put[0] == 200
         # Bob's turn brings Alice's prepared D2P; at the same moment she sends D3 herself.
         (bob_status, bob_body), (alice_status, alice_body) = _at_once(
