@@ -264,6 +264,8 @@ def take_reply(*, game: Game, turn: TurnRow, position: Position) -> Reply | None
     of the game is deleted (a different turn was played, or they are stale).  The
     reply is played only in an active game where its author must act now.
     """
+    if not getattr(game, "has_conditional_lines", True):  # services._locked_game's answer
+        return None  # the usual case: no query at all
     if game.status != Game.Status.ACTIVE:  # over: nothing more to answer
         ConditionalLines.objects.filter(game=game).delete()
         return None
