@@ -204,6 +204,8 @@ def set_lines(*, game: Game, player: AbstractBaseUser, ply: int, lines: list[lis
             ConditionalLines.objects.update_or_create(
                 game=game, author=player, defaults={"ply": ply, "tree": tree}
             )
+            if not game.has_conditional_lines:  # play_turn looks for lines only then
+                Game.objects.filter(pk=game.pk).update(has_conditional_lines=True)
     return Lines(ply=ply, lines=flatten(tree))
 
 
@@ -264,22 +266,34 @@ def take_reply(*, game: Game, turn: TurnRow, position: Position) -> Reply | None
     of the game is deleted (a different turn was played, or they are stale).  The
     reply is played only in an active game where its author must act now.
     """
-    if not getattr(game, "has_conditional_lines", True):  # services._locked_game's answer
-        return None  # the usual case: no query at all
-    if game.status != Game.Status.ACTIVE:  # over: nothing more to answer
-        ConditionalLines.objects.filter(game=game).delete()
+    if not game.has_conditional_lines:  # the usual case: no query at all
         return None
-    # Lines for a later turn (just cut, after a reply) wait for it.
-    rows = list(ConditionalLines.objects.filter(game=game, ply__lte=turn.ply))
-    if not rows:
-        return None
-    author_id = game.who_must_act()
+    rows = list(ConditionalLines.objects.filter(game=game))
+    active = game.status == Game.Status.ACTIVE
+    author_id = game.who_must_act() if active else None
+    # Lines for a later turn (just cut, after a reply) wait for it; the rest are used
+    # now or stale, and go unless they answer this very turn.  A finished game: all go.
+    waiting = [row for row in rows if row.ply > turn.ply] if active else []
     live = next((row for row in rows if row.author_id == author_id and row.ply == turn.ply), None)
-    stale = [row.pk for row in rows if row is not live]
+    stale = [row.pk for row in rows if row is not live and row not in waiting]
     if stale:
         ConditionalLines.objects.filter(pk__in=stale).delete()
+    reply = _reply_from(game=game, live=live, turn=turn, position=position)
+    if not waiting and (live is None or live.pk is None):
+        # Nothing left in this game: the next turns need not look.
+        Game.objects.filter(pk=game.pk).update(has_conditional_lines=False)
+        game.has_conditional_lines = False
+    return reply
+
+
+def _reply_from(
+    *, game: Game, live: ConditionalLines | None, turn: TurnRow, position: Position
+) -> Reply | None:
+    """The reply of the `live` lines to `turn`; they are cut to what follows it, or
+    deleted (no reply for this turn, a refused reply, or nothing follows)."""
     if live is None:
         return None
+    author_id = live.author_id
     branch: Branch | None = live.tree.get(turn.text)
     if branch is None:
         live.delete()

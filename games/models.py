@@ -175,6 +175,10 @@ class Game(TimeControlFields):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Some player may have conditional lines (games.conditional keeps it; False: surely
+    # none).  On the row, not a subquery: read fresh under the row lock, and a turn needs
+    # no query for lines when there are none.
+    has_conditional_lines = models.BooleanField(_("conditional turns pending"), default=False)
 
     # Not a column: services.play_turn leaves the texts of all the stored turns here,
     # so that its answer needs no query for them (None: not known, read game.turns).

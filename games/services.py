@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.postgres.expressions import ArraySubquery
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,7 +28,7 @@ from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
 from engine import InvalidPositionError, Position, Turn
 from games import conditional, errors, signals
-from games.models import Challenge, Color, ConditionalLines, Game
+from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
 User = get_user_model()
@@ -257,16 +257,11 @@ def _locked_game(game: Game) -> Game:
     """The game row, locked, with both players and their profiles (the clock and the
     receivers of turn_played need them: see player_profiles).  Only the game row is
     locked: other games of the same players must not wait.  On PostgreSQL the stored
-    turns' texts come in the same round trip (play_turn replays them); so does whether
-    any conditional lines exist (``has_conditional_lines``)."""
+    turns' texts come in the same round trip (play_turn replays them)."""
     games = (
         Game.objects.select_for_update(of=("self",))
         .select_related("white__profile", "black__profile")
         .filter(pk=game.pk)
-        # In the same round trip: whether conditional.take_reply has anything to look at.
-        .annotate(
-            has_conditional_lines=Exists(ConditionalLines.objects.filter(game=OuterRef("pk")))
-        )
     )
     if connection.vendor == "postgresql":
         texts = TurnRow.objects.filter(game=OuterRef("pk")).order_by("ply").values("text")

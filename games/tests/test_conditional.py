@@ -79,6 +79,8 @@ def test_an_opponent_turn_that_begins_no_line_deletes_them(alice, bob, game) -> 
     assert answer.json()["to_move"] == "white"
     assert not ConditionalLines.objects.filter(game=game).exists()
     assert alice.client.get(url(game)).status_code == 404
+    # The next turns need not look for lines any more.
+    assert not Game.objects.get(pk=game.pk).has_conditional_lines
 
 
 def test_notifications_say_the_reply_was_played_automatically(alice, bob, game) -> None:
