@@ -232,3 +232,42 @@ def test_the_player_to_move_gets_no_conditional_board(client, bob, game) -> None
     assert b'id="conditional"' not in client.get(f"/games/{game.pk}/").content
     answer = client.get(f"/games/{game.pk}/conditional/")
     assert answer.status_code == 302 and answer["Location"] == f"/games/{game.pk}/"
+
+
+def test_a_bots_turn_brings_the_reply_too(alice) -> None:
+    from bots import services as bots
+
+    bot = bots.ensure_builtin_bots()[0]
+    game = services.start_game(white=alice.user, black=bot)
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    # A reply ready for whatever the bot plays.
+    position = Position.from_string(Game.objects.get(pk=game.pk).position)
+    lines = []
+    for turn in sorted(position.legal_turns, key=str):
+        position.push(turn)
+        lines.append([str(turn), min(str(reply) for reply in position.legal_turns)])
+        position.pop()
+    assert put(alice, game, 2, lines).status_code == 200
+    outcome = bots.play_bot_turn(game_id=game.pk, ply=2)
+    assert outcome.startswith("played")
+    bot_turn, reply = Turn.objects.filter(game=game, ply__gte=2).order_by("ply")
+    assert bot_turn.player_id == bot.pk and not bot_turn.automatic
+    assert reply.player_id == alice.user.pk and reply.automatic
+    assert [bot_turn.text, reply.text] in lines
+    assert Game.objects.get(pk=game.pk).who_must_act() == bot.pk
+
+
+def test_in_a_tournament_game(alice, bob, django_user_model) -> None:
+    from tournaments import services as tournaments
+    from tournaments.models import Pairing
+
+    organiser = django_user_model.objects.create_user("organiser", is_staff=True)
+    cup = tournaments.create_tournament(organiser=organiser, name="Cup", format="roundrobin")
+    for player in (alice, bob):
+        tournaments.join(tournament=cup, user=player.user)
+    tournaments.start_tournament(tournament=cup, by=organiser)
+    game = Pairing.objects.get(round__tournament=cup).game
+    white, black = (alice, bob) if game.white_id == alice.user.pk else (bob, alice)
+    assert submit(white, game.pk, 1, "D2L").status_code == 201
+    assert put(white, game, 2, [["D6L", "D2P"]]).status_code == 200
+    assert submit(black, game.pk, 2, "D6L").json()["turns"] == ["D2L", "D6L", "D2P"]
