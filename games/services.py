@@ -363,6 +363,7 @@ def play_turn(
     If the opponent prepared a conditional reply to this turn (games.conditional), it is
     played right after, in the same transaction (`automatic` marks it): the game
     returned then includes it.
+
     `created` is False when this player already stored this very turn at this
     ply (a retried request): nothing is stored twice.  The game row lock
     serialises concurrent submissions; the unique (game, ply) constraint backs it.
