@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.api import agreements, views
+from games.api import agreements, conditional, views
 
 urlpatterns = [
     path("challenges", views.ChallengesView.as_view(), name="challenges"),
@@ -33,4 +33,9 @@ urlpatterns = [
     path("games/<int:game_id>/abort", agreements.AbortView.as_view(), name="game-abort"),
     path("games/<int:game_id>/rematch", agreements.RematchView.as_view(), name="game-rematch"),
     path("games/<int:game_id>/notes", agreements.NotesView.as_view(), name="game-notes"),
+    path(
+        "games/<int:game_id>/conditional",
+        conditional.ConditionalView.as_view(),
+        name="game-conditional",
+    ),
 ]

@@ -27,6 +27,15 @@ class NotYourChallenge(DomainError):
     default_message = _("This challenge is not addressed to you.")
 
 
+class NotWaiting(DomainError):
+    """Conditional turns are prepared by the player who waits, not the one to move."""
+
+    code = "not_waiting"
+    default_message = _(
+        "Only the player waiting for the opponent's turn can set conditional turns."
+    )
+
+
 # --- 409: the state does not allow it ---------------------------------------------
 
 
@@ -99,9 +108,31 @@ class InvalidSetup(DomainError):
     default_message = _("These cells cannot take the pie setup.")
 
 
+# --- Conditional turns: one turn of one line is wrong (games.conditional) -----------
+# Each names it: `line` and `index` (from 0) in the request, `turn`, and a `reason`.
+
+
+class InvalidLineTurn(DomainError):
+    code = "invalid_turn"  # as a turn's notation error (400) of POST …/turns
+    default_message = _("A turn of a conditional line is not in the notation.")
+
+
+class IllegalLineTurn(DomainError):
+    code = "illegal_turn"  # as the engine's refusal (422) of POST …/turns
+    default_message = _("A turn of a conditional line is not legal.")
+
+
+class ConditionalConflict(DomainError):
+    """Two lines answer the same opponent turn (after the same beginning) differently."""
+
+    code = "conditional_conflict"
+    default_message = _("Two lines give different replies to the same turn.")
+
+
 HTTP_STATUS: dict[type[DomainError], int] = {
     NotAPlayer: status.HTTP_403_FORBIDDEN,
     NotYourChallenge: status.HTTP_403_FORBIDDEN,
+    NotWaiting: status.HTTP_403_FORBIDDEN,
     StalePly: status.HTTP_409_CONFLICT,
     NotYourTurn: status.HTTP_409_CONFLICT,
     GameOver: status.HTTP_409_CONFLICT,
@@ -115,4 +146,7 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     UnknownPlayer: status.HTTP_400_BAD_REQUEST,
     InvalidSetup: status.HTTP_400_BAD_REQUEST,
     InvalidInput: status.HTTP_400_BAD_REQUEST,
+    InvalidLineTurn: status.HTTP_400_BAD_REQUEST,
+    IllegalLineTurn: status.HTTP_422_UNPROCESSABLE_ENTITY,
+    ConditionalConflict: status.HTTP_422_UNPROCESSABLE_ENTITY,
 }

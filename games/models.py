@@ -193,6 +193,10 @@ class Game(TimeControlFields):
     draw_offer = models.CharField(
         _("draw offered by"), max_length=8, choices=Color.choices, blank=True
     )
+    # Some player may have conditional lines (games.conditional keeps it; False: surely
+    # none).  On the row, not a subquery: read fresh under the row lock, and a turn needs
+    # no query for lines when there are none.
+    has_conditional_lines = models.BooleanField(_("conditional turns pending"), default=False)
 
     # Not a column: services.play_turn leaves the texts of all the stored turns here,
     # so that its answer needs no query for them (None: not known, read game.turns).
@@ -273,6 +277,8 @@ class Turn(models.Model):
         verbose_name=_("player"),
     )
     created = models.DateTimeField(_("time"), auto_now_add=True)
+    # Played by games.conditional from the player's conditional lines, not sent by them.
+    automatic = models.BooleanField(_("played automatically"), default=False)
 
     class Meta:
         ordering = ["game", "ply"]
@@ -313,3 +319,35 @@ class GameNote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}:{self.user_id}"
+
+
+class ConditionalLines(models.Model):
+    """A waiting player's prepared answers (games.conditional): for the opponent's turn
+    number `ply`, a tree ``{opponent turn: {"reply": my turn, "next": tree}}`` of
+    canonical texts.  One row per player and game; a new set replaces it."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="conditional_lines", verbose_name=_("game")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("author"),
+    )
+    # The opponent's turn the tree starts with: the game's ply + 1 while it is live.
+    ply = models.PositiveIntegerField(_("ply"))
+    tree = models.JSONField(_("lines"), default=dict)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("conditional turns")
+        verbose_name_plural = _("conditional turns")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "author"], name="conditional_lines_unique_game_author"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.author_id}"

@@ -9,6 +9,7 @@ and format.  The hooks in ``games.signals`` let other apps react.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable
 from typing import Any
@@ -27,11 +28,12 @@ from clocks import state as clock
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
 from engine import InvalidPositionError, Position, Turn
-from games import errors, signals
+from games import conditional, errors, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
 User = get_user_model()
+logger = logging.getLogger(__name__)
 
 MAX_DAYS_PER_TURN = 30  # as clocks.timecontrol.MAX_DAYS
 
@@ -359,8 +361,14 @@ def replay(game: Game, turn_texts: Iterable[str] | None = None) -> Position:
     return position
 
 
-def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> tuple[Game, bool]:
+def play_turn(
+    *, game: Game, player: AbstractBaseUser, text: str, ply: int, automatic: bool = False
+) -> tuple[Game, bool]:
     """Play `text` as turn number `ply` (1-based). Returns (game, created).
+
+    If the opponent prepared a conditional reply to this turn (games.conditional), it is
+    played right after, in the same transaction (`automatic` marks it): the game
+    returned then includes it.
 
     `created` is False when this player already stored this very turn at this
     ply (a retried request): nothing is stored twice.  The game row lock
@@ -407,7 +415,9 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
             position.push(checked)
-            row = TurnRow.objects.create(game=game, ply=ply, text=str(checked), player=player)
+            row = TurnRow.objects.create(
+                game=game, ply=ply, text=str(checked), player=player, automatic=automatic
+            )
             game.position = str(position)
             game.ply = ply
             profiles = player_profiles(game)
@@ -427,12 +437,36 @@ def play_turn(*, game: Game, player: AbstractBaseUser, text: str, ply: int) -> t
                     termination=outcome.termination.value,
                     profiles=profiles,
                 )
-            signals.turn_played.send(sender=Game, game=game, turn=row, profiles=profiles)
+            reply = conditional.take_reply(game=game, turn=row, position=position)
+            signals.turn_played.send(
+                sender=Game,
+                game=game,
+                turn=row,
+                profiles=profiles,
+                reply_follows=reply is not None,
+            )
+            if reply is not None:
+                game = _play_conditional_reply(game=game, reply=reply, ply=ply + 1)
     except IntegrityError:
         # Only reachable if the row lock was bypassed (SQLite without a lock): the
         # unique (game, ply) constraint refused the second turn.
         raise errors.StalePly(_("Another turn was stored at this ply first.")) from None
     return game, True
+
+
+def _play_conditional_reply(*, game: Game, reply: conditional.Reply, ply: int) -> Game:
+    """Play the opponent's prepared reply (see play_turn); if it fails after all, the
+    turn before it stands, the lines go and the failure is logged."""
+    try:
+        replied, _created = play_turn(
+            game=game, player=reply.player, text=reply.text, ply=ply, automatic=True
+        )
+    except (errors.DomainError, ValueError) as exc:  # engine errors are ValueErrors
+        # Its own savepoint (play_turn's atomic block) is rolled back: nothing half-done.
+        logger.error("conditional reply in game %s not played: %s", game.pk, exc)
+        conditional.drop_lines(game=game, author_id=reply.player.pk)
+        return game
+    return replied
 
 
 def resign(*, game: Game, player: AbstractBaseUser) -> Game:

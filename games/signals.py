@@ -8,8 +8,11 @@ to the outside world defers it to the commit: a Celery task's ``delay`` does
 
 * ``game_started(sender=Game, game)`` — a game became active (standard opening
   at accept time, pie opening once the colour is chosen).
-* ``turn_played(sender=Game, game, turn, profiles)`` — a turn was stored; ``game`` is
-  already updated (position, ply, maybe finished).
+* ``turn_played(sender=Game, game, turn, profiles, reply_follows)`` — a turn was stored;
+  ``game`` is already updated (position, ply, maybe finished).  ``turn.automatic``: it
+  was played from its player's conditional lines (games.conditional).  ``reply_follows``:
+  the next player's conditional reply is played right after, in the same transaction
+  (its own turn_played follows), so the player ``game`` shows to act will not have to.
 * ``game_finished(sender=Game, game, profiles)`` — result, termination and ``finished``
   are set.
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_agreements
+from games import conditional_views, views, views_agreements
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -20,6 +20,11 @@ urlpatterns = [
     path("games/<int:game_id>/abort/", views_agreements.abort, name="abort"),
     path("games/<int:game_id>/rematch/", views_agreements.rematch, name="rematch"),
     path("games/<int:game_id>/notes/", views_agreements.notes, name="notes"),
+    path(
+        "games/<int:game_id>/conditional/",
+        conditional_views.conditional_page,
+        name="conditional",
+    ),
     path("board.svg", views.position_svg, name="board-svg"),
     path("analysis/", views.analysis, name="analysis"),
 ]

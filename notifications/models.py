@@ -48,6 +48,13 @@ MESSAGES: dict[str, Any] = {
 }
 
 
+# A your-turn notice after the opponent's turn was played from their conditional lines.
+AUTOMATIC_TURN_MESSAGE = _(
+    "It is your turn in game #%(game)s against %(opponent)s: their turn %(automatic_turn)s "
+    "was played automatically (a conditional turn)."
+)
+
+
 class EmailState(models.TextChoices):
     NONE = "none", _("No email")  # emails off, no address, or a kind never emailed
     PENDING = "pending", _("To send")
@@ -123,6 +130,8 @@ class Notification(models.Model):
                 weekend_pause=bool(values.get("weekend_pause")),
             ).label()
         template = MESSAGES.get(self.kind)
+        if self.kind == Kind.YOUR_TURN and "automatic_turn" in values:
+            template = AUTOMATIC_TURN_MESSAGE
         if template is None:
             return str(self.params.get("text", self.kind))
         return str(template) % values

@@ -15,17 +15,22 @@ from notifications.models import Kind, Notification
 from notifications.services import notify, opponent_name
 
 
-def _your_turn(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
-
+def _your_turn(
+    game: Game, profiles: Mapping[int, Profile] | None = None, automatic_turn: str = ""
+) -> None:
+    """`automatic_turn`: the opponent's turn just played from their conditional lines."""
     user_id = game.who_must_act()
     if user_id is None:
         return
     user = game.white if user_id == game.white_id else game.black
+    params = {"opponent": opponent_name(game, user_id)}
+    if automatic_turn:
+        params["automatic_turn"] = automatic_turn
     notify(
         user=user,
         kind=Kind.YOUR_TURN,
         game=game,
-        params={"opponent": opponent_name(game, user_id)},
+        params=params,
         profile=(profiles or {}).get(user_id),
     )
 
@@ -37,10 +42,18 @@ def game_started(sender: Any, game: Game, **kwargs: Any) -> None:
 
 @receiver(signals.turn_played)
 def turn_played(
-    sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
+    sender: Any,
+    game: Game,
+    turn: Any = None,
+    profiles: Mapping[int, Profile] | None = None,
+    reply_follows: bool = False,
+    **kwargs: Any,
 ) -> None:
-    if game.status != Game.Status.FINISHED:
-        _your_turn(game, profiles)
+    # reply_follows: the next player's conditional reply is played at once, so they
+    # are not told it is their turn; the reply's own signal tells their opponent.
+    if game.status != Game.Status.FINISHED and not reply_follows:
+        automatic = turn.text if turn is not None and turn.automatic else ""
+        _your_turn(game, profiles, automatic_turn=automatic)
 
 
 @receiver(signals.game_finished)

@@ -121,6 +121,16 @@ ROWS: list[Row] = [
     ),
     Row("api:player-block", "POST", (401, 201, 400, 201, 201), _kw(username="alice")),
     Row("api:player-block", "DELETE", (401, 204, 204, 204, 204), _kw(username="alice")),
+    # Conditional turns: only the waiting player (Black) sets them; nobody has any to read.
+    Row(
+        "api:game-conditional",
+        "PUT",
+        (401, 403, 403, 200, 403),
+        _game,
+        {"ply": 1, "lines": [["D2L", "D6L"]]},
+    ),
+    Row("api:game-conditional", "GET", (401, 404, 404, 404, 404), _game),
+    Row("api:game-conditional", "DELETE", (401, 403, 204, 204, 403), _game),
     Row("api:archive", "GET", ALL_200),
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
@@ -259,6 +269,9 @@ ROWS: list[Row] = [
     Row("web:abort", "POST", (302,) * 5, _game),
     Row("web:rematch", "POST", (302,) * 5, _game),
     Row("web:notes", "POST", (302,) * 5, _game, {"text": "mine"}),
+    # Conditional turns: the board is for the waiting player (Black); others are sent back.
+    Row("web:conditional", "GET", (302, 302, 302, 200, 302), _game),
+    Row("web:conditional", "POST", (302,) * 5, _game, {"action": "delete"}),
     Row("web:record", "GET", ALL_200, _game),
     Row("web:board-svg", "GET", (400,) * 5),  # no position given
     Row("web:analysis", "GET", ALL_200),

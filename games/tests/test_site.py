@@ -44,6 +44,10 @@ def test_schema_is_valid_and_documents_every_endpoint_and_error(client, tmp_path
         assert path in paths, path
     turn_answers = paths["/api/v1/games/{game_id}/turns"]["post"]["responses"]
     assert {"200", "201", "400", "401", "403", "404", "409", "422", "429"} <= set(turn_answers)
+    conditional = paths["/api/v1/games/{game_id}/conditional"]
+    assert {"200", "400", "401", "403", "404", "409", "422"} <= set(conditional["put"]["responses"])
+    assert {"200", "401", "404"} <= set(conditional["get"]["responses"])
+    assert {"204", "401", "403", "404"} <= set(conditional["delete"]["responses"])
     assert schema["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     served = client.get("/api/v1/schema")
     assert served.status_code == 200 and b"openapi" in served.content
