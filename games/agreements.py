@@ -2,7 +2,7 @@
 and each player's private notes.
 
 The same functions serve the API (games.api.agreements) and the website
-(games.views_agreements).  Like games.services, every change runs in
+(games.agreement_views).  Like games.services, every change runs in
 ``transaction.atomic`` under the game row lock (``services._locked_game``), so two
 concurrent calls are served one after the other: a draw offer is accepted once, a
 game is aborted or drawn but not both, two rematch requests make one challenge.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import conditional_views, views, views_agreements
+from games import agreement_views, conditional_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -16,10 +16,10 @@ urlpatterns = [
     path("games/<int:game_id>/setup/", views.pie_setup, name="pie-setup"),
     path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
-    path("games/<int:game_id>/draw/", views_agreements.draw, name="draw"),
-    path("games/<int:game_id>/abort/", views_agreements.abort, name="abort"),
-    path("games/<int:game_id>/rematch/", views_agreements.rematch, name="rematch"),
-    path("games/<int:game_id>/notes/", views_agreements.notes, name="notes"),
+    path("games/<int:game_id>/draw/", agreement_views.draw, name="draw"),
+    path("games/<int:game_id>/abort/", agreement_views.abort, name="abort"),
+    path("games/<int:game_id>/rematch/", agreement_views.rematch, name="rematch"),
+    path("games/<int:game_id>/notes/", agreement_views.notes, name="notes"),
     path(
         "games/<int:game_id>/conditional/",
         conditional_views.conditional_page,

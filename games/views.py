@@ -255,7 +255,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "last_turn": texts[view_ply - 1] if view_ply else "",
         "mover": position.side_to_move.value if position else None,
     }
-    from games.views_agreements import page_context  # that module imports this one
+    from games.agreement_views import page_context  # that module imports this one
 
     context.update(page_context(game, user))
     return render(request, "games/game.html", context)
