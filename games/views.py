@@ -29,7 +29,7 @@ from engine import (
     Position,
     Turn,
 )
-from games import errors, forms, services
+from games import errors, forms, services, signals
 from games.board_svg import board_svg, turn_cells
 from games.engine_messages import translate_reason
 from games.models import Challenge, Game
@@ -209,6 +209,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             position = services.replay(game, texts[:view_ply])
     user = request.user
     color = game.color_of(user.pk) if user.is_authenticated else None
+    if color is not None:  # a player looks at their game: its notifications are read
+        signals.game_opened.send(sender=Game, game=game, user=user)
     can_play = (
         latest
         and color is not None

@@ -12,7 +12,7 @@ from accounts.models import Profile
 from games import signals
 from games.models import Challenge, Game
 from notifications.models import Kind, Notification
-from notifications.services import notify, opponent_name
+from notifications.services import mark_game_read, notify, opponent_name
 
 
 def _your_turn(game: Game, profiles: Mapping[int, Profile] | None = None) -> None:
@@ -37,10 +37,29 @@ def game_started(sender: Any, game: Game, **kwargs: Any) -> None:
 
 @receiver(signals.turn_played)
 def turn_played(
-    sender: Any, game: Game, profiles: Mapping[int, Profile] | None = None, **kwargs: Any
+    sender: Any,
+    game: Game,
+    turn: Any = None,
+    profiles: Mapping[int, Profile] | None = None,
+    **kwargs: Any,
 ) -> None:
+    if turn is not None:  # the player has seen the game: what we told them about it is read
+        mark_game_read(user=turn.player, game=game)
     if game.status != Game.Status.FINISHED:
         _your_turn(game, profiles)
+
+
+@receiver(signals.pie_step)
+def pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
+    """The placer (then the chooser) must act: tell them, as for a turn."""
+    if game.start_position:  # the placer just placed: their notices about it are read
+        mark_game_read(user=game.white, game=game)
+    _your_turn(game)
+
+
+@receiver(signals.game_opened)
+def game_opened(sender: Any, game: Game, user: Any, **kwargs: Any) -> None:
+    mark_game_read(user=user, game=game)
 
 
 @receiver(signals.game_finished)

@@ -3,16 +3,19 @@ accounts: accounts.views)."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import (
     HttpRequest,
     HttpResponse,
+    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,8 +24,11 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.language import SESSION_KEY
 from accounts.models import Profile
-from games.models import Game
+from games.awaiting import action_needed, awaiting_count, games_awaiting, running_games
+from games.models import Challenge, Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
+from notifications.models import Notification
+from notifications.services import unread_count
 
 User = get_user_model()
 T = TypeVar("T")
@@ -111,3 +117,43 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
     }
     return render(request, "web/player.html", context)
+
+
+# --- Games waiting for the player, and the live status behind the header -------------------
+
+
+@login_required
+def awaiting_page(request: HttpRequest) -> HttpResponse:
+    """The games where the user must act, most urgent deadline first."""
+    rows = [
+        {
+            "game": game,
+            "action": action_needed(game),
+            "opponent": player_name(game.black if game.white_id == request.user.pk else game.white),
+        }
+        for game in games_awaiting(request.user)
+    ]
+    return render(request, "web/awaiting.html", {"rows": rows})
+
+
+@login_required
+def status(request: HttpRequest) -> JsonResponse:
+    """What the header and the home page show, for the pages' live updates (web/live.js):
+    the counts, and a ``version`` that changes whenever a game, a challenge or a
+    notification of the user changes (the page then fetches its fresh parts)."""
+    user = request.user
+    games = sorted(running_games(user).values_list("id", "ply", "status"))
+    challenges = sorted(
+        Challenge.objects.filter(
+            Q(opponent=user) | Q(created_by=user), status=Challenge.Status.OPEN
+        ).values_list("id", flat=True)
+    )
+    latest = Notification.objects.filter(user=user).order_by("-id").values_list("id", flat=True)
+    fingerprint = repr((games, challenges, latest.first()))
+    return JsonResponse(
+        {
+            "awaiting": awaiting_count(user),
+            "unread": unread_count(user),
+            "version": hashlib.sha256(fingerprint.encode()).hexdigest()[:16],
+        }
+    )

@@ -165,6 +165,8 @@ ROWS: list[Row] = [
     # --- Pages ----------------------------------------------------------------------------
     Row("web:home", "GET", ALL_200),
     Row("web:rules", "GET", ALL_200),
+    Row("web:awaiting", "GET", PAGE_USERS),
+    Row("web:status", "GET", PAGE_USERS),
     Row("web:set-language", "POST", (302,) * 5, data={"language": "eo"}),
     Row("web:signup", "GET", ALL_200),
     Row("web:settings", "GET", PAGE_USERS),

@@ -1,0 +1,141 @@
+"""The player's daily loop, server side (issue #15): the "(N) " title and the header's
+counts on every page, the list of games waiting for the player, notifications read
+when the game is opened or played, one "your turn" per game, the live status."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import services
+from games.awaiting import awaiting_count, games_awaiting
+from games.models import Game
+from notifications.models import Kind, Notification
+from notifications.services import recent_for, unread_count
+
+pytestmark = pytest.mark.django_db
+
+
+def _title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert match, html[:300]
+    return match.group(1).strip()
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _three_waiting_games(alice: Any, bob: Any, carol: Any) -> dict[str, Game]:
+    """Alice must act in three games (a turn, a pie placement, a colour choice) and
+    not in a fourth (Bob's turn)."""
+    turn = services.start_game(white=alice.user, black=bob.user)
+    theirs = services.start_game(white=bob.user, black=alice.user)
+    place = services.start_game(white=alice.user, black=carol.user, opening=Game.Opening.PIE)
+    choose = services.start_game(white=carol.user, black=alice.user, opening=Game.Opening.PIE)
+    services.setup_pie(game=choose, player=carol.user, white="C3", black="E5")
+    return {"turn": turn, "theirs": theirs, "place": place, "choose": choose}
+
+
+def test_every_page_title_starts_with_the_number_of_games_waiting(
+    alice: Any, bob: Any, make_player: Any
+) -> None:
+    _three_waiting_games(alice, bob, make_player("carol"))
+    assert awaiting_count(alice.user) == 3
+    client = _client(alice.user)
+    for url in ("/", "/lobby/", "/archive/", "/rules/", "/notifications/", "/settings/"):
+        title = _title(client.get(url).content.decode())
+        assert title.startswith("(3) "), (url, title)
+        assert title.count("Adaptoid") == 1, (url, title)  # the site's name once
+    # Bob acts in one game (the one where he is White).
+    assert _title(_client(bob.user).get("/").content.decode()).startswith("(1) ")
+
+
+def test_no_prefix_without_waiting_games_or_for_visitors(alice: Any) -> None:
+    assert not _title(_client(alice.user).get("/").content.decode()).startswith("(")
+    assert not _title(Client().get("/").content.decode()).startswith("(")
+
+
+def test_header_links_the_counts(alice: Any, bob: Any) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)  # Bob is told
+    page = _client(bob.user).get("/lobby/").content.decode()
+    assert re.search(r'href="/waiting/"[^>]*>.*?id="awaiting-count">1<', page, re.S)
+    assert re.search(r'href="/notifications/"[^>]*>.*?id="unread-count">1<', page, re.S)
+    assert 'href="/vacation/"' in page
+
+
+def test_waiting_list_puts_the_nearest_deadline_first(
+    alice: Any, bob: Any, make_player: Any
+) -> None:
+    games = _three_waiting_games(alice, bob, make_player("carol"))
+    now = timezone.now()
+    Game.objects.filter(pk=games["turn"].pk).update(deadline=now + dt.timedelta(days=2))
+    Game.objects.filter(pk=games["place"].pk).update(deadline=now + dt.timedelta(hours=3))
+    Game.objects.filter(pk=games["choose"].pk).update(deadline=None)  # clock stopped
+    assert [g.pk for g in games_awaiting(alice.user)] == [
+        games["place"].pk,
+        games["turn"].pk,
+        games["choose"].pk,
+    ]
+    page = _client(alice.user).get("/waiting/").content.decode()
+    positions = [page.index(f'href="/games/{games[k].pk}/"') for k in ("place", "turn", "choose")]
+    assert positions == sorted(positions)
+    assert f'href="/games/{games["theirs"].pk}/"' not in page
+    assert "Place the two adaptoids" in page and "Choose your colour" in page
+
+
+def test_opening_the_game_marks_its_notifications_read(alice: Any, bob: Any) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    other = services.start_game(white=alice.user, black=bob.user)
+    assert unread_count(alice.user) == 2  # your turn, twice
+    # A stranger or Bob opening Alice's game changes nothing for her.
+    _client(bob.user).get(f"/games/{game.pk}/")
+    assert unread_count(alice.user) == 2
+    _client(alice.user).get(f"/games/{game.pk}/")
+    assert Notification.objects.filter(user=alice.user, read__isnull=True).get().game_id == other.pk
+
+
+def test_playing_a_turn_marks_the_games_notifications_read(alice: Any, bob: Any) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    assert unread_count(alice.user) == 1
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)  # e.g. through the API
+    assert unread_count(alice.user) == 0
+    assert unread_count(bob.user) == 1
+
+
+def test_repeated_your_turn_notices_for_one_game_collapse_into_one(alice: Any, bob: Any) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    for ply in range(2, 14):  # Bob plays by API 6 times, Alice never opens the page...
+        player = bob.user if ply % 2 == 0 else alice.user
+        position = services.replay(game.__class__.objects.get(pk=game.pk))
+        text = sorted(str(t) for t in position.legal_turns)[0]
+        game = services.play_turn(
+            game=Game.objects.get(pk=game.pk), player=player, text=text, ply=ply
+        )[0]
+        if game.status == Game.Status.FINISHED:
+            break
+    mine = [n for n in recent_for(alice.user) if n.kind == Kind.YOUR_TURN]
+    assert len(mine) == 1  # ...and sees one "your turn" for this game, not six
+    assert unread_count(alice.user) <= 1
+
+
+def test_status_answers_the_counts_and_changes_its_version(alice: Any, bob: Any) -> None:
+    client = _client(bob.user)
+    first = client.get("/status.json").json()
+    assert first["awaiting"] == 0 and first["unread"] == 0
+    game = services.start_game(white=alice.user, black=bob.user)
+    services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    second = client.get("/status.json").json()
+    assert second["awaiting"] == 1 and second["unread"] == 1
+    assert second["version"] != first["version"]
+    assert client.get("/status.json").json() == second  # stable while nothing happens
+    assert Client().get("/status.json").status_code == 302  # to the login page
