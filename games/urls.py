@@ -17,5 +17,6 @@ urlpatterns = [
     path("games/<int:game_id>/choose/", views.pie_choose, name="pie-choose"),
     path("games/<int:game_id>/resign/", views.resign, name="resign"),
     path("board.svg", views.position_svg, name="board-svg"),
+    path("board/preview.json", views.turn_preview, name="turn-preview"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -16,6 +16,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -228,12 +229,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         elif game.start_position and user.pk == game.black_id:
             setup_stage = "choose"
     setup_board = Position.pie_setup("A1", "A2").board if game.status == Game.Status.SETUP else None
+    # Black sees the board from their side (row 7 at the bottom); the page can turn it.
+    flipped = color == "black"
     svg = ""
     if position is not None:
-        svg = draw(position, highlight=last_cells, interactive=can_play)
+        svg = draw(position, highlight=last_cells, interactive=can_play, flipped=flipped)
     elif setup_board is not None:
         empty = Position.from_string("- w 0-0")
-        svg = draw(empty, interactive=setup_stage == "place")
+        svg = draw(empty, interactive=setup_stage == "place", flipped=flipped)
     context = {
         "game": game,
         "white_name": player_name(game.white),
@@ -253,8 +256,44 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "setup_stage": setup_stage,
         "last_turn": texts[view_ply - 1] if view_ply else "",
         "mover": position.side_to_move.value if position else None,
+        "flipped": flipped,
+        "last_cells": last_cells,
     }
     return render(request, "games/game.html", context)
+
+
+def turn_preview(request: HttpRequest) -> JsonResponse:
+    """``?position=…&turn=…``: the board after a candidate turn, as the engine plays it
+    (captures and starvation included), for the play panel's preview.  Nothing is stored."""
+    position = parse_position(request.GET.get("position", ""))
+    if position is None:
+        return JsonResponse(
+            {"code": "invalid_position", "detail": _("Not a position string.")}, status=400
+        )
+    text = request.GET.get("turn", "").strip()
+    try:
+        turn = position.push_text(text)
+    except (InvalidTurnError, IllegalTurnError) as exc:
+        detail = _("The turn %(turn)s is not allowed here: %(reason)s.") % {
+            "turn": exc.text or "''",
+            "reason": translate_reason(exc.reason),
+        }
+        return JsonResponse({"code": "illegal_turn", "detail": detail}, status=400)
+    svg = draw(
+        position,
+        highlight=turn_cells(str(turn)),
+        flipped=request.GET.get("flipped") == "1",
+        css_class="board preview",
+        title=_("Preview of the position after %(turn)s") % {"turn": str(turn)},
+    )
+    return JsonResponse(
+        {
+            "turn": str(turn),
+            "position": str(position),
+            "scores": list(position.scores),
+            "svg": svg,
+        }
+    )
 
 
 @login_required

@@ -139,3 +139,29 @@ def test_status_answers_the_counts_and_changes_its_version(alice: Any, bob: Any)
     assert second["version"] != first["version"]
     assert client.get("/status.json").json() == second  # stable while nothing happens
     assert Client().get("/status.json").status_code == 302  # to the login page
+
+
+def test_black_sees_the_board_turned_and_white_does_not(alice: Any, bob: Any) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    black = _client(bob.user).get(f"/games/{game.pk}/").content.decode()
+    white = _client(alice.user).get(f"/games/{game.pk}/").content.decode()
+    assert 'data-flipped="1"' in black and 'class="turnable" transform="rotate(180' in black
+    assert 'data-flipped="0"' in white and 'class="turnable">' in white
+    assert 'data-cell="D7"' in black and 'id="flip-board"' in black
+
+
+def test_preview_answers_the_position_after_a_turn_as_the_engine_plays_it(
+    client: Client,
+) -> None:
+    # White D4 (2 legs, 1 pincer) walks two cells and attacks Black's D6 (no pincer).
+    answer = client.get("/board/preview.json", {"position": "D4W21,D6B00 w 0-0", "turn": "d4xd6"})
+    data = answer.json()
+    assert answer.status_code == 200, data
+    assert data["turn"] == "D4xD6" and data["position"] == "D6W21 b 1-0"  # captured
+    assert data["scores"] == [1, 0]
+    assert "<svg" in data["svg"] and "board preview" in data["svg"]
+    bad = client.get("/board/preview.json", {"position": "D2W00,D6B00 w 0-0", "turn": "D6L"})
+    assert bad.status_code == 400 and bad.json()["code"] == "illegal_turn"
+    assert "D6L" in bad.json()["detail"]
+    nonsense = client.get("/board/preview.json", {"position": "x", "turn": "D2L"})
+    assert nonsense.status_code == 400 and nonsense.json()["code"] == "invalid_position"
