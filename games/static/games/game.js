@@ -56,7 +56,7 @@
   // --- Live updates. ----------------------------------------------------------------
   if (live.getAttribute("data-latest") !== "1") return;  // replaying an old turn
   var api = live.getAttribute("data-api");
-  var FAST = 2500, SLOW = 15000;
+  var FAST = 2000, SLOW = 15000;
   var timer = null;
 
   function busy() {

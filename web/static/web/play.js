@@ -165,8 +165,6 @@
     previewRequest += 1;
     var old = board.parentNode.querySelector("svg.preview");
     if (old) old.parentNode.removeChild(old);
-    var caption = document.getElementById("preview-caption");
-    if (caption) caption.hidden = true;
     board.style.display = "";
   }
   function showPreview(turnText) {
@@ -191,11 +189,7 @@
         });
         board.style.display = "none";
         board.parentNode.insertBefore(svg, board.nextSibling);
-        var caption = document.getElementById("preview-caption");
-        if (caption) {
-          caption.textContent = text.preview.replace("%s", answer.turn);
-          caption.hidden = false;
-        }
+        say(text.preview.replace("%s", answer.turn));
         document.dispatchEvent(new CustomEvent("adaptoid:preview", { detail: answer }));
       })
       .catch(function () { /* no preview: the turn can still be sent */ });
