@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
+from conftest import PASSWORD
 from games import services
 from games.awaiting import awaiting_count, games_awaiting
 from games.models import Game
@@ -165,3 +167,27 @@ def test_preview_answers_the_position_after_a_turn_as_the_engine_plays_it(
     assert "D6L" in bad.json()["detail"]
     nonsense = client.get("/board/preview.json", {"position": "x", "turn": "D2L"})
     assert nonsense.status_code == 400 and nonsense.json()["code"] == "invalid_position"
+
+
+WEB_LOCALE = Path(__file__).resolve().parents[1] / "locale"
+
+
+@pytest.mark.parametrize("language", ["ru", "eo"])
+def test_the_loops_strings_are_translated_and_shown_translated(
+    alice: Any, bob: Any, language: str
+) -> None:
+    from accounts.models import Profile
+    from web.tests.test_web_i18n import entries
+
+    found = entries(WEB_LOCALE / language / "LC_MESSAGES" / "django.po")
+    assert found and all(all(strs) and not fuzzy for _msgid, strs, fuzzy in found)
+    game = services.start_game(white=alice.user, black=bob.user)
+    Profile.objects.filter(user=alice.user).update(language=language)
+    client = Client()
+    client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    english = [msgid for msgid, _strs, _fuzzy in found if "%" not in msgid]
+    for url in ("/", "/waiting/", f"/games/{game.pk}/", "/settings/"):
+        page = client.get(url).content.decode()
+        shown = [text for text in english if f">{text}<" in page or f'"{text}"' in page]
+        assert shown == [], (url, shown)
+    assert ">Menu<" not in client.get("/").content.decode()
