@@ -54,18 +54,25 @@ def _games() -> Any:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """A player's day: games waiting for them (nearest deadline first), challenges to
+    answer, games waiting for the opponents, running tournaments, recent results."""
     your_turn: list[Game] = []
     waiting: list[Game] = []
+    incoming: list[Challenge] = []
     if request.user.is_authenticated:
-        mine = _games().filter(
-            Q(white=request.user) | Q(black=request.user),
-            status__in=[Game.Status.ACTIVE, Game.Status.SETUP],
+        your_turn = games_awaiting(request.user)
+        waiting_for_me = {game.pk for game in your_turn}
+        mine = running_games(request.user).select_related("white__profile", "black__profile")
+        waiting = [g for g in mine.order_by("deadline", "-id")[:100] if g.pk not in waiting_for_me]
+        incoming = list(
+            Challenge.objects.filter(opponent=request.user, status=Challenge.Status.OPEN)
+            .select_related("created_by", "opponent")
+            .order_by("-created")[:20]
         )
-        for game in mine.order_by("deadline", "-id")[:100]:
-            (your_turn if game.who_must_act() == request.user.pk else waiting).append(game)
     recent = _games().filter(status=Game.Status.FINISHED).order_by("-finished", "-id")[:10]
     context = {
         "your_turn": your_turn,
+        "incoming": incoming,
         "waiting": waiting,
         "recent": recent,
         "tournaments": running_tournaments(),

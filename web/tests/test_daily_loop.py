@@ -191,3 +191,20 @@ def test_the_loops_strings_are_translated_and_shown_translated(
         shown = [text for text in english if f">{text}<" in page or f'"{text}"' in page]
         assert shown == [], (url, shown)
     assert ">Menu<" not in client.get("/").content.decode()
+
+
+def test_home_lists_my_turns_by_deadline_then_challenges_then_the_opponents_turns(
+    alice: Any, bob: Any, make_player: Any
+) -> None:
+    games = _three_waiting_games(alice, bob, make_player("carol"))
+    Game.objects.filter(pk=games["turn"].pk).update(deadline=timezone.now() + dt.timedelta(hours=1))
+    challenge = services.create_challenge(creator=bob.user, opponent="alice")
+    page = _client(alice.user).get("/").content.decode()
+    assert 'id="live-home" data-live' in page
+    mine = page.index(f'href="/games/{games["turn"].pk}/"')
+    place = page.index(f'href="/games/{games["place"].pk}/"')
+    accept = page.index(f"/challenges/{challenge.pk}/accept/")
+    theirs = page.index(f'href="/games/{games["theirs"].pk}/"')
+    assert mine < place < accept < theirs
+    assert f"/challenges/{challenge.pk}/decline/" in page
+    assert "left" in page[mine:accept]  # the deadline, as time left

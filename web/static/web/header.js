@@ -43,6 +43,23 @@
     var changed = version !== null && status.version !== version;
     version = status.version;
     document.dispatchEvent(new CustomEvent("adaptoid:status", { detail: { status: status, changed: changed } }));
+    if (changed) refreshLiveParts();
+  }
+  // Parts of a page marked data-live (the home page's lists, the waiting list) are
+  // fetched again and swapped in place when something changed for the player.
+  function refreshLiveParts() {
+    var parts = document.querySelectorAll("[data-live][id]");
+    if (!parts.length) return;
+    fetch(window.location.href, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        parts.forEach(function (part) {
+          var replacement = fresh.getElementById(part.id);
+          if (replacement) part.innerHTML = replacement.innerHTML;
+        });
+      })
+      .catch(function () { /* the next change tries again */ });
   }
   var timer = null;
   function poll() {
