@@ -208,3 +208,23 @@ def test_home_lists_my_turns_by_deadline_then_challenges_then_the_opponents_turn
     assert mine < place < accept < theirs
     assert f"/challenges/{challenge.pk}/decline/" in page
     assert "left" in page[mine:accept]  # the deadline, as time left
+
+
+def test_a_tournament_game_names_its_tournament_and_round(alice: Any, bob: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments import services as tournaments
+    from tournaments.models import Pairing
+
+    organiser = get_user_model().objects.create_user("org", is_staff=True)
+    cup = tournaments.create_tournament(organiser=organiser, name="Spring Cup", format="roundrobin")
+    for player in (alice, bob):
+        tournaments.join(tournament=cup, user=player.user)
+    tournaments.start_tournament(tournament=cup, by=organiser)
+    pairing = Pairing.objects.filter(round__tournament=cup, game__isnull=False).first()
+    assert pairing is not None
+    page = _client(alice.user).get(f"/games/{pairing.game_id}/").content.decode()
+    assert f'<a href="/tournaments/{cup.pk}/">Spring Cup</a>' in page
+    assert f'href="/tournaments/{cup.pk}/rounds/{pairing.round.number}/">round ' in page
+    other = services.start_game(white=alice.user, black=bob.user)
+    assert "tournament-line" not in _client(alice.user).get(f"/games/{other.pk}/").content.decode()
