@@ -193,6 +193,9 @@ def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standi
         if participant.withdrawn_after_round is not None
     }
     table = pairing.standings(state, order, withdrawals=withdrawals) if state.players else []
+    # Before any game has a result, a tie-break says nothing (a bye alone would make
+    # Sonneborn-Berger & co. rank players who have not played): shown blank.
+    counted = any(b[3] is not None and b[4] for b in rows.boards)
     return Standings(
         rows=[
             StandingRow(
@@ -200,7 +203,7 @@ def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standi
                 participant=rows.participants[line.player_id],
                 points=line.points,
                 tiebreaks=tuple(
-                    (name, pairing.format_tiebreak(name, value))
+                    (name, pairing.format_tiebreak(name, value) if counted else "")
                     for name, value in zip(order, line.tiebreaks, strict=True)
                 ),
             )

@@ -228,3 +228,23 @@ def test_a_tournament_game_names_its_tournament_and_round(alice: Any, bob: Any) 
     assert f'href="/tournaments/{cup.pk}/rounds/{pairing.round.number}/">round ' in page
     other = services.start_game(white=alice.user, black=bob.user)
     assert "tournament-line" not in _client(alice.user).get(f"/games/{other.pk}/").content.decode()
+
+
+def test_tie_breaks_are_blank_before_any_game_counts(alice: Any, bob: Any, make_player: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments import selectors
+    from tournaments import services as tournaments
+
+    organiser = get_user_model().objects.create_user("org", is_staff=True)
+    cup = tournaments.create_tournament(organiser=organiser, name="Fresh Cup", format="roundrobin")
+    for player in (alice, bob, make_player("carol")):
+        tournaments.join(tournament=cup, user=player.user)
+    tournaments.start_tournament(tournament=cup, by=organiser)
+    cup.refresh_from_db()
+    table = selectors.standings(cup)
+    assert table.rows and table.tiebreaks
+    values = [value for row in table.rows for _name, value in row.tiebreaks]
+    assert set(values) == {""}  # a bye of round 1 counts no game
+    page = _client(alice.user).get(f"/tournaments/{cup.pk}/").content.decode()
+    assert "Fresh Cup" in page
