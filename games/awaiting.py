@@ -41,9 +41,7 @@ def awaiting_count(user: AbstractBaseUser) -> int:
     """How many games wait for the user (the header's count and the title's "(N) ")."""
     if not user.is_authenticated:
         return 0
-    return sum(
-        1 for g in running_games(user).only(*_ACT_FIELDS) if g.who_must_act() == user.pk
-    )
+    return sum(1 for g in running_games(user).only(*_ACT_FIELDS) if g.who_must_act() == user.pk)
 
 
 def action_needed(game: Game) -> str:

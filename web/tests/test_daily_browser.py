@@ -146,7 +146,10 @@ def test_a_whole_game_by_clicking_on_desktop_and_phone(live_server, browser) -> 
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        mover, other = players[game.to_move], players["black" if game.to_move == "white" else "white"]
+        mover, other = (
+            players[game.to_move],
+            players["black" if game.to_move == "white" else "white"],
+        )
         if mover is ben:
             wait_my_turn(ben)
             ben.page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
@@ -174,7 +177,8 @@ def test_a_whole_game_by_clicking_on_desktop_and_phone(live_server, browser) -> 
     # The loser's page shows the end by itself too.
     for person in (ann, ben):
         person.page.wait_for_function(
-            "() => document.getElementById('game-live').dataset.status === 'finished'", timeout=20_000
+            "() => document.getElementById('game-live').dataset.status === 'finished'",
+            timeout=20_000,
         )
     # The last turn's cells are marked on the board (the winner's turn, seen by the loser).
     for cell in turn_cells(text):

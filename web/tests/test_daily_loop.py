@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _title(html: str) -> str:
-    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    match = re.search(r"<title>(.*?)</title>", html, re.DOTALL)
     assert match, html[:300]
     return match.group(1).strip()
 
@@ -69,8 +69,8 @@ def test_header_links_the_counts(alice: Any, bob: Any) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
     services.play_turn(game=game, player=alice.user, text="D2L", ply=1)  # Bob is told
     page = _client(bob.user).get("/lobby/").content.decode()
-    assert re.search(r'href="/waiting/"[^>]*>.*?id="awaiting-count">1<', page, re.S)
-    assert re.search(r'href="/notifications/"[^>]*>.*?id="unread-count">1<', page, re.S)
+    assert re.search(r'href="/waiting/"[^>]*>.*?id="awaiting-count">1<', page, re.DOTALL)
+    assert re.search(r'href="/notifications/"[^>]*>.*?id="unread-count">1<', page, re.DOTALL)
     assert 'href="/vacation/"' in page
 
 
@@ -118,8 +118,8 @@ def test_repeated_your_turn_notices_for_one_game_collapse_into_one(alice: Any, b
     services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
     for ply in range(2, 14):  # Bob plays by API 6 times, Alice never opens the page...
         player = bob.user if ply % 2 == 0 else alice.user
-        position = services.replay(game.__class__.objects.get(pk=game.pk))
-        text = sorted(str(t) for t in position.legal_turns)[0]
+        position = services.replay(Game.objects.get(pk=game.pk))
+        text = min(str(t) for t in position.legal_turns)
         game = services.play_turn(
             game=Game.objects.get(pk=game.pk), player=player, text=text, ply=ply
         )[0]
@@ -230,7 +230,9 @@ def test_a_tournament_game_names_its_tournament_and_round(alice: Any, bob: Any) 
     assert "tournament-line" not in _client(alice.user).get(f"/games/{other.pk}/").content.decode()
 
 
-def test_tie_breaks_are_blank_before_any_game_counts(alice: Any, bob: Any, make_player: Any) -> None:
+def test_tie_breaks_are_blank_before_any_game_counts(
+    alice: Any, bob: Any, make_player: Any
+) -> None:
     from django.contrib.auth import get_user_model
 
     from tournaments import selectors
