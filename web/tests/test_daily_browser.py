@@ -265,3 +265,66 @@ def test_no_page_overflows_a_phone(live_server, browser) -> None:  # noqa: F811
     assert ann.page.locator("#site-menu a[href='/lobby/']").is_visible()
     shot(ann, "home-phone-menu")
     assert ann.errors == [] and visitor.errors == []
+
+
+def _axe_source() -> str:
+    """axe-core from the npm registry: AXE_CORE, or `npm install axe-core` under var/node/."""
+    import os
+
+    path = Path(
+        os.environ.get(
+            "AXE_CORE",
+            Path(__file__).resolve().parents[2] / "var/node/node_modules/axe-core/axe.min.js",
+        )
+    )
+    if not path.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{path} is missing: npm install --prefix var/node axe-core")
+        pytest.skip(f"{path} is missing (npm install --prefix var/node axe-core)")
+    return path.read_text(encoding="utf-8")
+
+
+def test_pages_pass_axe_core_without_serious_violations(live_server, browser) -> None:  # noqa: F811
+    source = _axe_source()
+    base = live_server.url
+    # axe is injected by the test, not by the site: the page's CSP is bypassed for it only.
+    context = browser.new_context(bypass_csp=True, viewport=PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(base + "/signup/")
+    page.fill("#id_username", "axel")
+    page.fill("#id_password1", "a-long-browser-password-7")
+    page.fill("#id_password2", "a-long-browser-password-7")
+    page.click("button[type=submit].primary")
+    page.wait_for_url(base + "/")
+    users = get_user_model().objects
+    other = users.create_user("alma", password="x-long-password-1")
+    game = services.start_game(white=users.get(username="axel"), black=other)
+    report: dict[str, list[str]] = {}
+    for path in (
+        "/",
+        "/waiting/",
+        "/lobby/",
+        f"/games/{game.pk}/",
+        "/notifications/",
+        "/vacation/",
+        "/settings/",
+        "/analysis/",
+        "/archive/",
+        "/tournaments/",
+        "/rules/",
+    ):
+        page.goto(base + path)
+        page.evaluate(source)
+        found = page.evaluate(
+            """async () => {
+                const result = await axe.run(document, {resultTypes: ["violations"]});
+                return result.violations
+                  .filter(v => v.impact === "serious" || v.impact === "critical")
+                  .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
+            }"""
+        )
+        if found:
+            report[path] = found
+    context.close()
+    assert report == {}
