@@ -250,3 +250,30 @@ def test_tie_breaks_are_blank_before_any_game_counts(
     assert set(values) == {""}  # a bye of round 1 counts no game
     page = _client(alice.user).get(f"/tournaments/{cup.pk}/").content.decode()
     assert "Fresh Cup" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Page not found"), ("ru", "Страница не найдена")]
+)
+def test_the_404_page_is_ours_translated_with_the_header(
+    alice: Any, language: str, words: str
+) -> None:
+    from accounts.models import Profile
+
+    Profile.objects.filter(user=alice.user).update(language=language)
+    client = Client()
+    client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    answer = client.get("/players/nobody/")
+    page = answer.content.decode()
+    assert answer.status_code == 404 and words in page
+    assert 'class="site"' in page and 'id="header-counts"' in page
+    assert client.get("/api/v1/games/999999").json()["code"]  # the API still answers JSON
+
+
+def test_the_500_page_renders_without_a_request() -> None:
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    with translation.override("eo"):
+        page = render_to_string("500.html")
+    assert "Servila eraro" in page and 'class="site"' in page
