@@ -121,11 +121,6 @@ def notify(
         email_state=state,
         digest=digest,
     )
-    if kind == Kind.YOUR_TURN and game is not None:
-        # One "your turn" per game: the new one supersedes the unread older ones.
-        Notification.objects.filter(
-            user=user, kind=Kind.YOUR_TURN, game=game, read__isnull=True
-        ).update(read=now)
     if dedupe_key:
         try:
             with transaction.atomic():  # a duplicate must not spoil the caller's transaction
