@@ -71,6 +71,7 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     recent = _games().filter(status=Game.Status.FINISHED).order_by("-finished", "-id")[:10]
     context = {
+        "live_version": status_version(request.user) if request.user.is_authenticated else "",
         "your_turn": your_turn,
         "incoming": incoming,
         "waiting": waiting,
@@ -140,7 +141,9 @@ def awaiting_page(request: HttpRequest) -> HttpResponse:
         }
         for game in games_awaiting(request.user)
     ]
-    return render(request, "web/awaiting.html", {"rows": rows})
+    return render(
+        request, "web/awaiting.html", {"rows": rows, "live_version": status_version(request.user)}
+    )
 
 
 @login_required
@@ -149,6 +152,18 @@ def status(request: HttpRequest) -> JsonResponse:
     the counts, and a ``version`` that changes whenever a game, a challenge or a
     notification of the user changes (the page then fetches its fresh parts)."""
     user = request.user
+    return JsonResponse(
+        {
+            "awaiting": awaiting_count(user),
+            "unread": unread_count(user),
+            "version": status_version(user),
+        }
+    )
+
+
+def status_version(user: Any) -> str:
+    """Changes whenever a running game, an open challenge or a notification of `user`
+    does; the live pages carry the one they were drawn with (``data-version``)."""
     games = sorted(running_games(user).values_list("id", "ply", "status"))
     challenges = sorted(
         Challenge.objects.filter(
@@ -157,10 +172,4 @@ def status(request: HttpRequest) -> JsonResponse:
     )
     latest = Notification.objects.filter(user=user).order_by("-id").values_list("id", flat=True)
     fingerprint = repr((games, challenges, latest.first()))
-    return JsonResponse(
-        {
-            "awaiting": awaiting_count(user),
-            "unread": unread_count(user),
-            "version": hashlib.sha256(fingerprint.encode()).hexdigest()[:16],
-        }
-    )
+    return hashlib.sha256(fingerprint.encode()).hexdigest()[:16]

@@ -216,6 +216,16 @@ def test_game_page_views_for_the_screenshots(live_server, browser) -> None:  # n
     ann.go(f"/games/{game.pk}/")
     send = ann.page.locator("#send-turn").bounding_box()
     assert send is not None and send["y"] + send["height"] <= PHONE["height"]
+
+    # Blake's home page shows a new challenge by itself, with accept and decline.
+    ben.go("/")
+    mark_page(ben)
+    assert ben.page.locator("article.challenge").count() == 0
+    services.create_challenge(creator=users.get(username="wanda"), opponent="blake")
+    ben.page.wait_for_selector("article.challenge button:has-text('Decline')", timeout=15_000)
+    assert ben.page.evaluate("window.__stayed") == 1, "the home page was reloaded"
+    ben.page.click("article.challenge button:has-text('Accept')")
+    ben.page.wait_for_url(re.compile(r"/games/\d+/$"))
     assert ann.errors == [] and ben.errors == []
 
 
@@ -261,6 +271,7 @@ def test_no_page_overflows_a_phone(live_server, browser) -> None:  # noqa: F811
     header = ann.page.locator("header.site").bounding_box()
     assert header is not None and header["height"] < 60, header
     assert not ann.page.locator("#site-menu a[href='/lobby/']").is_visible()
+    shot(ann, "home-phone")
     ann.page.click("#menu-toggle")
     assert ann.page.locator("#site-menu a[href='/lobby/']").is_visible()
     shot(ann, "home-phone-menu")

@@ -140,6 +140,8 @@ def test_status_answers_the_counts_and_changes_its_version(alice: Any, bob: Any)
     assert second["awaiting"] == 1 and second["unread"] == 1
     assert second["version"] != first["version"]
     assert client.get("/status.json").json() == second  # stable while nothing happens
+    home = client.get("/").content.decode()
+    assert f'data-version="{second["version"]}"' in home  # the page knows what it shows
     assert Client().get("/status.json").status_code == 302  # to the login page
 
 
@@ -200,7 +202,7 @@ def test_home_lists_my_turns_by_deadline_then_challenges_then_the_opponents_turn
     Game.objects.filter(pk=games["turn"].pk).update(deadline=timezone.now() + dt.timedelta(hours=1))
     challenge = services.create_challenge(creator=bob.user, opponent="alice")
     page = _client(alice.user).get("/").content.decode()
-    assert 'id="live-home" data-live' in page
+    assert 'id="live-home" data-live data-version="' in page
     mine = page.index(f'href="/games/{games["turn"].pk}/"')
     place = page.index(f'href="/games/{games["place"].pk}/"')
     accept = page.index(f"/challenges/{challenge.pk}/accept/")

@@ -27,7 +27,9 @@
   if (!counts) return;
   var url = counts.getAttribute("data-status");
   var baseTitle = document.title.replace(/^\(\d+\) /, "");
-  var version = null;
+  // The version the page was drawn with (live pages carry it), else the first answer's.
+  var drawn = document.querySelector("[data-live][data-version]");
+  var version = drawn ? drawn.getAttribute("data-version") || null : null;
   var FAST = 3000, SLOW = 15000;
 
   function show(id, n) {
