@@ -320,3 +320,21 @@ def describe(tournament: Tournament) -> dict[str, Any]:
         "rules_version": rules_version(tournament),
         "registration_open": registration_is_open(tournament),
     }
+
+
+def my_current_pairings(tournament: Tournament, participant: Participant | None) -> list[Pairing]:
+    """A player's boards to show first on the tournament page: their games still being
+    played, else their board of the latest round (a finished game, or a bye)."""
+    if participant is None:
+        return []
+    from django.db.models import Q
+
+    mine = list(
+        Pairing.objects.filter(
+            Q(white=participant) | Q(black=participant), round__tournament=tournament
+        )
+        .select_related("round", "game", "white__user", "black__user")
+        .order_by("round__number", "board")
+    )
+    ongoing = [p for p in mine if p.game_id is not None and p.game.status != "finished"]
+    return ongoing or mine[-1:]

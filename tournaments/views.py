@@ -87,6 +87,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             ),
             "rounds": range(1, tournament.current_round + 1),
             "my_byes": my_byes,
+            "my_pairings": selectors.my_current_pairings(tournament, mine),
             "bye_rounds": services.bye_rounds_open(tournament, mine, my_byes),
             **selectors.describe(tournament),
         },

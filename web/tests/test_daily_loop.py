@@ -228,6 +228,12 @@ def test_a_tournament_game_names_its_tournament_and_round(alice: Any, bob: Any) 
     page = _client(alice.user).get(f"/games/{pairing.game_id}/").content.decode()
     assert f'<a href="/tournaments/{cup.pk}/">Spring Cup</a>' in page
     assert f'href="/tournaments/{cup.pk}/rounds/{pairing.round.number}/">round ' in page
+    detail = _client(alice.user).get(f"/tournaments/{cup.pk}/").content.decode()
+    mine = detail.index("Your game this round")
+    assert mine < detail.index(f'href="/games/{pairing.game_id}/"') < detail.index("Standings")
+    detail = _client(alice.user).get(f"/tournaments/{cup.pk}/").content.decode()
+    mine = detail.index("Your game this round")
+    assert mine < detail.index(f'href="/games/{pairing.game_id}/"') < detail.index("Standings")
     other = services.start_game(white=alice.user, black=bob.user)
     assert "tournament-line" not in _client(alice.user).get(f"/games/{other.pk}/").content.decode()
 
