@@ -285,3 +285,33 @@ def test_the_500_page_renders_without_a_request() -> None:
     with translation.override("eo"):
         page = render_to_string("500.html")
     assert "Servila eraro" in page and 'class="site"' in page
+
+
+def test_the_organiser_adds_a_bot_from_the_tournament_page(alice: Any, make_player: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+    from tournaments import services as tournaments
+    from tournaments.models import Participant
+
+    organiser = get_user_model().objects.create_user("org", is_staff=True)
+    bot = make_player("robo").user
+    Profile.objects.filter(user=bot).update(is_bot=True)
+    cup = tournaments.create_tournament(organiser=organiser, name="Bot Cup", format="roundrobin")
+    cup.allow_bots = True
+    cup.save(update_fields=["allow_bots"])
+    url = f"/tournaments/{cup.pk}/add-bot/"
+    # A player may not; a person is not a bot; the organiser may.
+    _client(alice.user).post(url, {"bot": "robo"})
+    assert not Participant.objects.filter(tournament=cup).exists()
+    organiser_client = _client(organiser)
+    page = organiser_client.get(f"/tournaments/{cup.pk}/").content.decode()
+    assert 'name="bot"' in page and 'value="robo"' in page
+    answer = organiser_client.post(url, {"bot": "alice"}, follow=True)
+    assert "There is no bot account of that name." in answer.content.decode()
+    answer = organiser_client.post(url, {"bot": "robo"}, follow=True)
+    assert "The bot is in." in answer.content.decode()
+    assert list(
+        Participant.objects.filter(tournament=cup).values_list("user__username", flat=True)
+    ) == ["robo"]
+    assert 'value="robo"' not in organiser_client.get(f"/tournaments/{cup.pk}/").content.decode()
