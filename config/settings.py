@@ -234,6 +234,9 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The header's counts: games waiting for the user, unread notifications.
+                "games.context_processors.awaiting",
+                "notifications.context_processors.unread",
             ],
         },
     },

@@ -22,6 +22,8 @@ It may be None (a sender without them) or lack a user without a profile row: fal
 back to a query then.
 * ``pie_step(sender=Game, game)`` — a pie game waits for its next setup step.
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
+* ``game_opened(sender=Game, game, user)`` — one of the players opened the game's page
+  (the notifications about it are read then).
 * ``auto_vacation(sender=Game, game, user, days_left, now)`` — a clock ran out and a
   vacation day was spent instead of the game (games.timekeeping.expire_game).
 * ``time_running_low(sender=Game, warnings, now)`` — the sweeper's movers with under
@@ -45,3 +47,4 @@ challenge_created = Signal()
 challenge_accepted = Signal()
 auto_vacation = Signal()
 time_running_low = Signal()
+game_opened = Signal()

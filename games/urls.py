@@ -26,5 +26,6 @@ urlpatterns = [
         name="conditional",
     ),
     path("board.svg", views.position_svg, name="board-svg"),
+    path("board/preview.json", views.turn_preview, name="turn-preview"),
     path("analysis/", views.analysis, name="analysis"),
 ]

@@ -16,6 +16,7 @@ from django.http import (
     HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
+    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,7 +31,7 @@ from engine import (
     Position,
     Turn,
 )
-from games import errors, forms, services
+from games import errors, forms, services, signals
 from games.board_svg import board_svg, turn_cells
 from games.engine_messages import translate_reason
 from games.models import Challenge, Game
@@ -212,6 +213,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             position = services.replay(game, texts[:view_ply])
     user = request.user
     color = game.color_of(user.pk) if user.is_authenticated else None
+    if color is not None:  # a player looks at their game: its notifications are read
+        signals.game_opened.send(sender=Game, game=game, user=user)
     can_play = (
         latest
         and color is not None
@@ -229,12 +232,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         elif game.start_position and user.pk == game.black_id:
             setup_stage = "choose"
     setup_board = Position.pie_setup("A1", "A2").board if game.status == Game.Status.SETUP else None
+    # Black sees the board from their side (row 7 at the bottom); the page can turn it.
+    flipped = color == "black"
     svg = ""
     if position is not None:
-        svg = draw(position, highlight=last_cells, interactive=can_play)
+        svg = draw(position, highlight=last_cells, interactive=can_play, flipped=flipped)
     elif setup_board is not None:
         empty = Position.from_string("- w 0-0")
-        svg = draw(empty, interactive=setup_stage == "place")
+        svg = draw(empty, interactive=setup_stage == "place", flipped=flipped)
     context = {
         "game": game,
         "white_name": player_name(game.white),
@@ -254,11 +259,47 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "setup_stage": setup_stage,
         "last_turn": texts[view_ply - 1] if view_ply else "",
         "mover": position.side_to_move.value if position else None,
+        "flipped": flipped,
+        "last_cells": last_cells,
     }
     from games.agreement_views import page_context  # that module imports this one
 
     context.update(page_context(game, user))
     return render(request, "games/game.html", context)
+
+
+def turn_preview(request: HttpRequest) -> JsonResponse:
+    """``?position=…&turn=…``: the board after a candidate turn, as the engine plays it
+    (captures and starvation included), for the play panel's preview.  Nothing is stored."""
+    position = parse_position(request.GET.get("position", ""))
+    if position is None:
+        return JsonResponse(
+            {"code": "invalid_position", "detail": _("Not a position string.")}, status=400
+        )
+    text = request.GET.get("turn", "").strip()
+    try:
+        turn = position.push_text(text)
+    except (InvalidTurnError, IllegalTurnError) as exc:
+        detail = _("The turn %(turn)s is not allowed here: %(reason)s.") % {
+            "turn": exc.text or "''",
+            "reason": translate_reason(exc.reason),
+        }
+        return JsonResponse({"code": "illegal_turn", "detail": detail}, status=400)
+    svg = draw(
+        position,
+        highlight=turn_cells(str(turn)),
+        flipped=request.GET.get("flipped") == "1",
+        css_class="board preview",
+        title=_("Preview of the position after %(turn)s") % {"turn": str(turn)},
+    )
+    return JsonResponse(
+        {
+            "turn": str(turn),
+            "position": str(position),
+            "scores": list(position.scores),
+            "svg": svg,
+        }
+    )
 
 
 @login_required

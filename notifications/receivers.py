@@ -12,7 +12,7 @@ from accounts.models import Profile
 from games import signals
 from games.models import Challenge, Game
 from notifications.models import Kind, Notification
-from notifications.services import notify, opponent_name
+from notifications.services import mark_game_read, notify, opponent_name
 
 
 def _your_turn(
@@ -49,11 +49,28 @@ def turn_played(
     reply_follows: bool = False,
     **kwargs: Any,
 ) -> None:
+    # The mover has seen the game: what we told them about it is read (not so for a
+    # conditional reply played for them while they were away).
+    if turn is not None and not turn.automatic:
+        mark_game_read(user=turn.player, game=game)
     # reply_follows: the next player's conditional reply is played at once, so they
     # are not told it is their turn; the reply's own signal tells their opponent.
     if game.status != Game.Status.FINISHED and not reply_follows:
         automatic = turn.text if turn is not None and turn.automatic else ""
         _your_turn(game, profiles, automatic_turn=automatic)
+
+
+@receiver(signals.pie_step)
+def pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
+    """The placer (then the chooser) must act: tell them, as for a turn."""
+    if game.start_position:  # the placer just placed: their notices about it are read
+        mark_game_read(user=game.white, game=game)
+    _your_turn(game)
+
+
+@receiver(signals.game_opened)
+def game_opened(sender: Any, game: Game, user: Any, **kwargs: Any) -> None:
+    mark_game_read(user=user, game=game)
 
 
 @receiver(signals.game_finished)

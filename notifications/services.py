@@ -27,7 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -145,6 +145,13 @@ def mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
     if ids is not None:
         unread = unread.filter(pk__in=ids)
     return unread.update(read=timezone.now())
+
+
+def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
+    """The user opened or played `game`: what the site told them about it is read."""
+    return Notification.objects.filter(user=user, game=game, read__isnull=True).update(
+        read=timezone.now()
+    )
 
 
 def unread_count(user: AbstractBaseUser) -> int:
@@ -346,7 +353,14 @@ def opponent_name(game: Game, user_id: int) -> str:
 
 
 def recent_for(user: AbstractBaseUser, *, unread_only: bool = False) -> Any:
-    notifications = Notification.objects.filter(user=user)
+    """The user's notifications, newest first; of the "your turn" notices of one game
+    only the latest (the older ones said the same thing)."""
+    superseded = Notification.objects.filter(
+        user=OuterRef("user"), kind=Kind.YOUR_TURN, game=OuterRef("game"), pk__gt=OuterRef("pk")
+    )
+    notifications = Notification.objects.filter(user=user).exclude(
+        Q(kind=Kind.YOUR_TURN) & Q(game__isnull=False) & Exists(superseded)
+    )
     if unread_only:
         notifications = notifications.filter(read__isnull=True)
     return notifications

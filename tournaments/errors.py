@@ -47,6 +47,11 @@ class BotsNotAllowed(DomainError):
     default_message = _("The organiser has not admitted bot accounts to this tournament.")
 
 
+class NotABot(DomainError):
+    code = "not_a_bot"
+    default_message = _("There is no bot account of that name.")
+
+
 class WrongTournamentState(DomainError):
     """E.g. starting a tournament that is running, or withdrawing from a finished one."""
 
@@ -96,6 +101,7 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     CannotOrganise: 403,
     NotJoined: 403,
     BotsNotAllowed: 403,
+    NotABot: 400,
     RegistrationClosed: 409,
     TournamentFull: 409,
     AlreadyJoined: 409,

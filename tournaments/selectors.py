@@ -222,6 +222,9 @@ def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standi
         if participant.withdrawn_after_round is not None
     }
     table = pairing.standings(state, order, withdrawals=withdrawals) if state.players else []
+    # Before any game has a result, a tie-break says nothing (a bye alone would make
+    # Sonneborn-Berger & co. rank players who have not played): shown blank.
+    counted = any(b[3] is not None and b[4] for b in rows.boards)
     return Standings(
         rows=[
             StandingRow(
@@ -229,7 +232,7 @@ def standings(tournament: Tournament, *, rows: Snapshot | None = None) -> Standi
                 participant=rows.participants[line.player_id],
                 points=line.points,
                 tiebreaks=tuple(
-                    (name, pairing.format_tiebreak(name, value))
+                    (name, pairing.format_tiebreak(name, value) if counted else "")
                     for name, value in zip(order, line.tiebreaks, strict=True)
                 ),
             )
@@ -324,3 +327,21 @@ def describe(tournament: Tournament) -> dict[str, Any]:
         "rules_version": rules_version(tournament),
         "registration_open": registration_is_open(tournament),
     }
+
+
+def my_current_pairings(tournament: Tournament, participant: Participant | None) -> list[Pairing]:
+    """A player's boards to show first on the tournament page: their games still being
+    played, else their board of the latest round (a finished game, or a bye)."""
+    if participant is None:
+        return []
+    from django.db.models import Q
+
+    mine = list(
+        Pairing.objects.filter(
+            Q(white=participant) | Q(black=participant), round__tournament=tournament
+        )
+        .select_related("round", "game", "white__user", "black__user")
+        .order_by("round__number", "board")
+    )
+    ongoing = [p for p in mine if p.game_id is not None and p.game.status != "finished"]
+    return ongoing or mine[-1:]

@@ -231,6 +231,28 @@ def _profile(user: AbstractBaseUser) -> Profile:
     return profile
 
 
+def add_bot(*, tournament: Tournament, username: str, by: AbstractBaseUser) -> Participant:
+    """The organiser enters a bot account (only bots: people join themselves)."""
+    _require_manager(by, tournament)
+    bot = User.objects.filter(username=username, profile__is_bot=True).first()
+    if bot is None:
+        raise errors.NotABot()
+    return join(tournament=tournament, user=bot)
+
+
+def addable_bots(tournament: Tournament) -> list[Any]:
+    """The bot accounts an organiser may still enter (none if bots are not admitted)."""
+    if not tournament.allow_bots or not selectors.registration_is_open(tournament):
+        return []
+    entered = tournament.participants.values_list("user_id", flat=True)
+    return list(
+        User.objects.filter(profile__is_bot=True)
+        .exclude(pk__in=entered)
+        .select_related("profile")
+        .order_by("username")
+    )
+
+
 def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> Participant:
     """Register ``user``; refused when closed, full, already in, or a bot not admitted.
 

@@ -87,6 +87,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             ),
             "rounds": range(1, tournament.current_round + 1),
             "my_byes": my_byes,
+            "my_pairings": selectors.my_current_pairings(tournament, mine),
+            "addable_bots": services.addable_bots(tournament) if may_manage else [],
             "bye_rounds": services.bye_rounds_open(tournament, mine, my_byes),
             **selectors.describe(tournament),
         },
@@ -128,6 +130,12 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
             _("Half-point bye for round %(n)d cancelled.") % {"n": number},
         ),
         # Organisers:
+        "add-bot": (
+            lambda: services.add_bot(
+                tournament=tournament, username=request.POST.get("bot", ""), by=request.user
+            ),
+            _("The bot is in."),
+        ),
         "absent": (lambda: _set_absent(request, tournament, True), _("Marked absent.")),
         "present": (lambda: _set_absent(request, tournament, False), _("Back in the pairings.")),
         "adjudicate": (lambda: _adjudicate(request, tournament, number), _("Board decided.")),

@@ -3,16 +3,19 @@ accounts: accounts.views)."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import (
     HttpRequest,
     HttpResponse,
+    JsonResponse,
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,8 +24,11 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.language import SESSION_KEY
 from accounts.models import Profile
-from games.models import Game
+from games.awaiting import action_needed, awaiting_count, games_awaiting, running_games
+from games.models import Challenge, Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
+from notifications.models import Notification
+from notifications.services import unread_count
 
 User = get_user_model()
 T = TypeVar("T")
@@ -48,18 +54,26 @@ def _games() -> Any:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """A player's day: games waiting for them (nearest deadline first), challenges to
+    answer, games waiting for the opponents, running tournaments, recent results."""
     your_turn: list[Game] = []
     waiting: list[Game] = []
+    incoming: list[Challenge] = []
     if request.user.is_authenticated:
-        mine = _games().filter(
-            Q(white=request.user) | Q(black=request.user),
-            status__in=[Game.Status.ACTIVE, Game.Status.SETUP],
+        your_turn = games_awaiting(request.user)
+        waiting_for_me = {game.pk for game in your_turn}
+        mine = running_games(request.user).select_related("white__profile", "black__profile")
+        waiting = [g for g in mine.order_by("deadline", "-id")[:100] if g.pk not in waiting_for_me]
+        incoming = list(
+            Challenge.objects.filter(opponent=request.user, status=Challenge.Status.OPEN)
+            .select_related("created_by", "opponent")
+            .order_by("-created")[:20]
         )
-        for game in mine.order_by("deadline", "-id")[:100]:
-            (your_turn if game.who_must_act() == request.user.pk else waiting).append(game)
     recent = _games().filter(status=Game.Status.FINISHED).order_by("-finished", "-id")[:10]
     context = {
+        "live_version": status_version(request.user) if request.user.is_authenticated else "",
         "your_turn": your_turn,
+        "incoming": incoming,
         "waiting": waiting,
         "recent": recent,
         "tournaments": running_tournaments(),
@@ -111,3 +125,51 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "archive_url": reverse("web:archive") + "?" + urlencode({"player": player.username}),
     }
     return render(request, "web/player.html", context)
+
+
+# --- Games waiting for the player, and the live status behind the header -------------------
+
+
+@login_required
+def awaiting_page(request: HttpRequest) -> HttpResponse:
+    """The games where the user must act, most urgent deadline first."""
+    rows = [
+        {
+            "game": game,
+            "action": action_needed(game),
+            "opponent": player_name(game.black if game.white_id == request.user.pk else game.white),
+        }
+        for game in games_awaiting(request.user)
+    ]
+    return render(
+        request, "web/awaiting.html", {"rows": rows, "live_version": status_version(request.user)}
+    )
+
+
+@login_required
+def status(request: HttpRequest) -> JsonResponse:
+    """What the header and the home page show, for the pages' live updates (web/live.js):
+    the counts, and a ``version`` that changes whenever a game, a challenge or a
+    notification of the user changes (the page then fetches its fresh parts)."""
+    user = request.user
+    return JsonResponse(
+        {
+            "awaiting": awaiting_count(user),
+            "unread": unread_count(user),
+            "version": status_version(user),
+        }
+    )
+
+
+def status_version(user: Any) -> str:
+    """Changes whenever a running game, an open challenge or a notification of `user`
+    does; the live pages carry the one they were drawn with (``data-version``)."""
+    games = sorted(running_games(user).values_list("id", "ply", "status"))
+    challenges = sorted(
+        Challenge.objects.filter(
+            Q(opponent=user) | Q(created_by=user), status=Challenge.Status.OPEN
+        ).values_list("id", flat=True)
+    )
+    latest = Notification.objects.filter(user=user).order_by("-id").values_list("id", flat=True)
+    fingerprint = repr((games, challenges, latest.first()))
+    return hashlib.sha256(fingerprint.encode()).hexdigest()[:16]

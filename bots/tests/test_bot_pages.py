@@ -101,11 +101,11 @@ def test_game_page_follows_the_game_while_the_bot_is_to_move(
     web: Client, alice: Any, two_bots: Any
 ) -> None:
     game = services.start_game(white=alice.user, black=two_bots[0])
-    assert b"games/follow.js" not in web.get(f"/games/{game.pk}/").content  # alice to move
     services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
     waiting = web.get(f"/games/{game.pk}/").content
-    assert b"games/follow.js" in waiting and f"/api/v1/games/{game.pk}".encode() in waiting
-    assert b"games/follow.js" not in Client().get(f"/games/{game.pk}/").content  # onlookers
+    # games/game.js follows the game through the API and redraws it (players and onlookers).
+    assert b"games/game.js" in waiting and f'data-api="/api/v1/games/{game.pk}"'.encode() in waiting
+    assert b"games/game.js" in Client().get(f"/games/{game.pk}/").content
 
 
 def test_the_creator_stops_a_match_from_its_page(web: Client, alice: Any, two_bots: Any) -> None:

@@ -243,6 +243,9 @@ ROWS: list[Row] = [
     # --- Pages ----------------------------------------------------------------------------
     Row("web:home", "GET", ALL_200),
     Row("web:rules", "GET", ALL_200),
+    Row("web:awaiting", "GET", PAGE_USERS),
+    Row("web:turn-preview", "GET", (400,) * 5),  # no position given
+    Row("web:status", "GET", PAGE_USERS),
     Row("web:set-language", "POST", (302,) * 5, data={"language": "eo"}),
     Row("web:signup", "GET", ALL_200),
     Row("web:settings", "GET", PAGE_USERS),

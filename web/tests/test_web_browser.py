@@ -109,7 +109,7 @@ def test_two_players_sign_up_challenge_play_replay_and_download(live_server, bro
     ann.go(game_url)
 
     # White: no move, add a pincer on D2 — by keyboard only.
-    assert "Choose an adaptoid" in ann.page.inner_text("#play-help")
+    assert "dashed cell" in ann.page.inner_text("#play-help")
     ann.page.get_by_role("button", name="No move").focus()
     ann.page.keyboard.press("Enter")
     ann.cell("D2").focus()

@@ -3,8 +3,6 @@
 // Viewing needs no script; without it the turn can still be typed.
 (function () {
   "use strict";
-  var board = document.querySelector("#board-wrap svg.board, .analysis svg.board");
-
   // Replay: arrow keys (and Home/End) follow the navigation links.
   document.addEventListener("keydown", function (event) {
     var target = event.target;
@@ -15,6 +13,8 @@
     if (link) { event.preventDefault(); window.location.href = link.href; }
   });
 
+  function init() {
+  var board = document.querySelector("#board-wrap svg.board:not(.preview), .analysis svg.board:not(.preview)");
   var cells = {};
   if (board) {
     board.querySelectorAll(".cell").forEach(function (g) { cells[g.getAttribute("data-cell")] = g; });
@@ -57,6 +57,7 @@
   var input = document.getElementById("turn-input");
   var help = document.getElementById("play-help");
   var choices = document.getElementById("play-choices");
+  var panel = document.getElementById("play");
   var TURN = /^(?:([A-Z]+\d+)([-x])([A-Z]+\d+))?,?(?:([A-Z]+\d+)([LP]?))?$/;
   var turns = JSON.parse(data.textContent).map(function (t) {
     if (t === "pass") return { text: t, from: null, to: null, act: null, kind: null };
@@ -78,7 +79,7 @@
     return b;
   }
   function clearMarks() {
-    mark([], "mark"); mark([], "from"); mark([], "act");
+    mark([], "mark"); mark([], "from"); mark([], "act"); mark([], "grow");
     Object.keys(cells).forEach(function (n) { cells[n].removeAttribute("data-attack"); });
   }
   function say(message) { help.textContent = message; }
@@ -86,17 +87,21 @@
   function reset() {
     state = { stage: "from", from: undefined, to: undefined };
     input.value = "";
+    hidePreview();
+    form.setAttribute("data-busy", "0");
     clearMarks();
     choices.innerHTML = "";
     var froms = unique(turns.map(function (t) { return t.from; }));
     mark(froms, "mark");
+    // Cells a turn without a move acts on: clicking one starts that turn at once.
+    mark(unique(turns.filter(function (t) { return !t.from; }).map(function (t) { return t.act; })), "grow");
     var still = turns.filter(function (t) { return !t.from; });
     if (still.length === 1 && still[0].text === "pass") {
       button(text.pass, function () { done(still[0]); });
     } else if (still.length) {
       button(text.noMove, function () { state.from = null; state.to = null; toAction(); });
     }
-    say(text.start);
+    say(froms.length ? text.start : text.startStill);
   }
   function candidates() {
     return turns.filter(function (t) {
@@ -105,6 +110,7 @@
   }
   function toDestination(from) {
     state.stage = "to"; state.from = from;
+    form.setAttribute("data-busy", "1");
     clearMarks(); mark([from], "from");
     var list = turns.filter(function (t) { return t.from === from; });
     mark(unique(list.map(function (t) { return t.to; })), "mark");
@@ -147,15 +153,69 @@
     choices.innerHTML = "";
     button(text.reset, reset);
     say(text.ready.replace("%s", turn.text));
+    form.setAttribute("data-busy", "1");
+    showPreview(turn.text);
     document.getElementById("send-turn").focus();
   }
+
+  // --- The preview: the position after the assembled turn, as the engine plays it. ---
+  var previewUrl = panel && panel.getAttribute("data-preview");
+  var previewRequest = 0;
+  function hidePreview() {
+    previewRequest += 1;
+    var old = board.parentNode.querySelector("svg.preview");
+    if (old) old.parentNode.removeChild(old);
+    board.style.display = "";
+  }
+  function showPreview(turnText) {
+    if (!previewUrl) return;
+    var ask = ++previewRequest;
+    var query = "?position=" + encodeURIComponent(board.getAttribute("data-position")) +
+      "&turn=" + encodeURIComponent(turnText) +
+      "&flipped=" + (board.getAttribute("data-flipped") === "1" ? "1" : "0");
+    fetch(previewUrl + query, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.json(); })
+      .then(function (answer) {
+        if (ask !== previewRequest || !answer.svg) return;  // undone meanwhile
+        var holder = document.createElement("div");
+        holder.innerHTML = answer.svg;
+        var svg = holder.querySelector("svg");
+        svg.setAttribute("tabindex", "0");
+        svg.setAttribute("role", "button");
+        svg.setAttribute("aria-label", text.undoPreview.replace("%s", answer.turn));
+        svg.addEventListener("click", reset);
+        svg.addEventListener("keydown", function (event) {
+          if (event.key === "Enter" || event.key === " ") { event.preventDefault(); reset(); }
+        });
+        board.style.display = "none";
+        board.parentNode.insertBefore(svg, board.nextSibling);
+        say(text.preview.replace("%s", answer.turn));
+        document.dispatchEvent(new CustomEvent("adaptoid:preview", { detail: answer }));
+      })
+      .catch(function () { /* no preview: the turn can still be sent */ });
+  }
+  // A turn without a move acting on `name` (creating there, or growing the adaptoid there).
+  function growHere(name) {
+    if (!turns.some(function (t) { return !t.from && t.act === name; })) return false;
+    state.from = null; state.to = null; state.stage = "action";
+    clearMarks();
+    choices.innerHTML = "";
+    form.setAttribute("data-busy", "1");
+    chooseAction(name);
+    return true;
+  }
   onActivate(function (name) {
+    if (state.stage === "done") { reset(); }
     if (state.stage === "from" || (state.stage === "to" && name !== state.from && !cells[name].classList.contains("mark"))) {
+      // One of your adaptoids that can walk: select it for a move.
       if (turns.some(function (t) { return t.from === name; })) { toDestination(name); return; }
+      // An empty cell, or your adaptoid when no move is wanted: straight to the action.
+      if (growHere(name)) return;
       if (state.stage === "from") return;
     }
     if (state.stage === "to") {
-      if (name === state.from) { reset(); return; }
+      // The selected adaptoid again: no move after all, grow it where it stands.
+      if (name === state.from) { if (!growHere(name)) reset(); return; }
       if (turns.some(function (t) { return t.from === state.from && t.to === name; })) {
         state.to = name; toAction();
       }
@@ -165,7 +225,7 @@
       chooseAction(name);
     }
   });
-  form.addEventListener("submit", function (event) {
+  form.addEventListener("submit", function () {
     var typed = input.value.trim().toUpperCase().replace(/\s+/g, "");
     if (typed === "PASS") typed = "pass";
     if (turns.length && !turns.some(function (t) { return t.text === typed; })) {
@@ -173,5 +233,11 @@
       say(text.unknown);
     }
   });
+  // A turn being assembled must survive a live update of the page (games/live.js asks).
+  form.setAttribute("data-busy", "0");
   reset();
+  }
+  init();
+  // games/live.js replaced the board and the panel with fresh ones.
+  document.addEventListener("adaptoid:replaced", init);
 })();

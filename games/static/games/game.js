@@ -1,0 +1,108 @@
+// The game page: the flip control, and live updates without reloading.
+// * Flip: the server draws Black's view turned (row 7 at the bottom); the button turns
+//   the board either way for anyone.  Pieces and coordinates stay upright.
+// * Live: the page asks the game API every few seconds; when a turn was played (or the
+//   game ended) it fetches the page again and swaps the game part in place.  A turn the
+//   player is assembling is never thrown away: a note offers the update instead.
+(function () {
+  "use strict";
+  var live = document.getElementById("game-live");
+  if (!live) return;
+  var key = "adaptoid:flip:" + live.getAttribute("data-game");
+
+  function turnBoard(svg, flipped) {
+    var center = (svg.getAttribute("data-center") || "0 0").split(" ");
+    var group = svg.querySelector("g.turnable");
+    if (!group) return;
+    if (flipped) group.setAttribute("transform", "rotate(180 " + center[0] + " " + center[1] + ")");
+    else group.removeAttribute("transform");
+    svg.querySelectorAll(".upright").forEach(function (item) {
+      if (flipped) item.setAttribute("transform", "rotate(180 " + item.getAttribute("data-x") + " " + item.getAttribute("data-y") + ")");
+      else item.removeAttribute("transform");
+    });
+    svg.setAttribute("data-flipped", flipped ? "1" : "0");
+  }
+  function storedFlip() {
+    try { return window.sessionStorage.getItem(key); } catch (e) { return null; }  // private mode
+  }
+  function applyFlip() {
+    var stored = storedFlip();
+    document.querySelectorAll("#board-wrap svg.board").forEach(function (svg) {
+      if (stored !== null) turnBoard(svg, stored === "1");
+    });
+    var button = document.getElementById("flip-board");
+    var board = document.querySelector("#board-wrap svg.board");
+    if (button && board) {
+      button.hidden = false;
+      button.setAttribute("aria-pressed", board.getAttribute("data-flipped") === "1" ? "true" : "false");
+    }
+  }
+  function wireFlip() {
+    var button = document.getElementById("flip-board");
+    if (!button) return;
+    button.addEventListener("click", function () {
+      var board = document.querySelector("#board-wrap svg.board");
+      if (!board) return;
+      var flipped = board.getAttribute("data-flipped") !== "1";
+      try { window.sessionStorage.setItem(key, flipped ? "1" : "0"); } catch (e) { /* ignore */ }
+      document.querySelectorAll("#board-wrap svg.board").forEach(function (svg) { turnBoard(svg, flipped); });
+      button.setAttribute("aria-pressed", flipped ? "true" : "false");
+    });
+  }
+  applyFlip();
+  wireFlip();
+  // play.js draws its preview the way the board is turned (it reads data-flipped).
+
+  // --- Live updates. ----------------------------------------------------------------
+  if (live.getAttribute("data-latest") !== "1") return;  // replaying an old turn
+  var api = live.getAttribute("data-api");
+  var FAST = 2000, SLOW = 15000;
+  var timer = null;
+
+  function busy() {
+    var form = document.getElementById("play-form");
+    var input = document.getElementById("turn-input");
+    return Boolean(form && (form.getAttribute("data-busy") === "1" || (input && input.value.trim())));
+  }
+  function swap() {
+    return fetch(window.location.pathname, { credentials: "same-origin" })
+      .then(function (r) { return r.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game-live");
+        if (!fresh) return;
+        live.innerHTML = fresh.innerHTML;
+        ["data-ply", "data-status"].forEach(function (name) { live.setAttribute(name, fresh.getAttribute(name)); });
+        applyFlip();
+        wireFlip();
+        document.dispatchEvent(new CustomEvent("adaptoid:replaced"));
+        document.dispatchEvent(new CustomEvent("adaptoid:refresh"));  // the header's counts
+      });
+  }
+  function changed() {
+    if (!busy()) return swap();
+    var note = document.getElementById("live-note");
+    if (note) note.hidden = false;
+    return Promise.resolve();
+  }
+  function poll() {
+    clearTimeout(timer);
+    fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (game) {
+        if (String(game.ply) !== live.getAttribute("data-ply") || game.status !== live.getAttribute("data-status")) {
+          return changed();
+        }
+      })
+      .catch(function () { /* the next poll tries again */ })
+      .then(function () {
+        if (live.getAttribute("data-status") !== "finished") timer = setTimeout(poll, document.hidden ? SLOW : FAST);
+      });
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#live-note a");
+    if (!link) return;
+    event.preventDefault();
+    swap();
+  });
+  if (live.getAttribute("data-status") !== "finished") timer = setTimeout(poll, FAST);
+})();
