@@ -1,9 +1,10 @@
 // The game page: the flip control, and live updates without reloading.
 // * Flip: the server draws Black's view turned (row 7 at the bottom); the button turns
 //   the board either way for anyone.  Pieces and coordinates stay upright.
-// * Live: the page asks the game API every few seconds; when a turn was played (or the
-//   game ended) it fetches the page again and swaps the game part in place.  A turn the
-//   player is assembling is never thrown away: a note offers the update instead.
+// * Live: the page asks the game API every few seconds; when a turn was played (the game
+//   ended, a draw was offered or withdrawn) it fetches the page again and swaps the game
+//   part in place.  A turn the player is assembling is never thrown away: a note offers
+//   the update instead; the message and notes panels are kept as they are.
 (function () {
   "use strict";
   var live = document.getElementById("game-live");
@@ -70,8 +71,14 @@
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game-live");
         if (!fresh) return;
-        live.innerHTML = fresh.innerHTML;
-        ["data-ply", "data-status"].forEach(function (name) { live.setAttribute(name, fresh.getAttribute(name)); });
+        // Panels marked data-keep (messages, notes) stay as they are: their scripts hold
+        // their elements, and a message or note being typed must not be lost.
+        live.querySelectorAll("[data-keep][id]").forEach(function (kept) {
+          var twin = fresh.querySelector("#" + kept.id);
+          if (twin) twin.replaceWith(kept);
+        });
+        live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
+        ["data-ply", "data-status", "data-draw"].forEach(function (name) { live.setAttribute(name, fresh.getAttribute(name)); });
         applyFlip();
         wireFlip();
         document.dispatchEvent(new CustomEvent("adaptoid:replaced"));
@@ -89,7 +96,8 @@
     fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (game) {
-        if (String(game.ply) !== live.getAttribute("data-ply") || game.status !== live.getAttribute("data-status")) {
+        if (String(game.ply) !== live.getAttribute("data-ply") || game.status !== live.getAttribute("data-status") ||
+            (game.draw_offer || "") !== (live.getAttribute("data-draw") || "")) {  // a draw offered or withdrawn
           return changed();
         }
       })
