@@ -102,6 +102,7 @@ def test_the_same_file_imported_again_is_reported_as_already_there_and_stored_on
     first_games = [e["game_id"] for e in alice.client.get(first["url"]).json()["report"]]
     assert [e["game_id"] for e in shown["report"]] == first_games  # pointing at the stored ones
     assert Game.objects.filter(imported=True).count() == 25
+    assert bob.client.get(first["url"]).status_code == 404  # a job is its owner's
     _no_game_twice()
 
 
