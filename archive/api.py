@@ -300,5 +300,7 @@ class ImportJobView(APIView):
         },
     )
     def get(self, request: Request, job_id: int) -> Response:
-        job = get_object_or_404(ImportJob.objects.filter(owner=request.user), pk=job_id)
+        job = get_object_or_404(
+            ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id
+        )
         return Response(import_job_json(job))

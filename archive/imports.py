@@ -388,7 +388,7 @@ def run_job(*, job_id: int) -> str:
     if len(records) > max_games:
         return _fail(job_id, "too_many_games", max=max_games)
     with transaction.atomic():
-        job = ImportJob.objects.select_for_update().get(pk=job_id)
+        job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
         if job.processed == 0:  # a resumed job already created some of its names
             fresh = len(new_names(records))
             if fresh > limit("IMPORT_MAX_NEW_NAMES"):
@@ -400,7 +400,8 @@ def run_job(*, job_id: int) -> str:
     chunk = limit("IMPORT_CHUNK_GAMES")
     while True:
         with transaction.atomic():
-            job = ImportJob.objects.select_for_update().get(pk=job_id)
+            # Not the text each time (read once above): up to 10 MB.
+            job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
             if not job.is_active:
                 return job.status
             start = job.processed
@@ -419,12 +420,17 @@ def run_job(*, job_id: int) -> str:
             job.stored += sum(entry.status == STORED for entry in entries)
             job.duplicates += sum(entry.status == DUPLICATE for entry in entries)
             job.rejected += sum(entry.status == REJECTED for entry in entries)
-            job.save()
+            # Not the uploaded text: up to 10 MB, unchanged.
+            job.save(
+                update_fields=[
+                    "report", "processed", "stored", "duplicates", "rejected", "updated"
+                ]
+            )  # fmt: skip
 
 
 def _fail(job_id: int, code: str, **params: Any) -> str:
     with transaction.atomic():
-        job = ImportJob.objects.select_for_update().get(pk=job_id)
+        job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
         if job.is_active:
             job.status = ImportJob.Status.FAILED
             job.error_code = code

@@ -63,14 +63,18 @@ def import_page(request: HttpRequest) -> HttpResponse:
             form.add_error("file", str(exc.message))
         else:
             return redirect("web:import-job", job_id=job.pk)
-    jobs = ImportJob.objects.filter(owner=request.user).order_by("-id")[:10]
+    jobs = (
+        ImportJob.objects.filter(owner=request.user)
+        .only("id", "file_name", "status", "created")
+        .order_by("-id")[:10]
+    )
     return render(request, "archive/import.html", {"form": form, "jobs": jobs})
 
 
 @login_required
 def import_job_page(request: HttpRequest, job_id: int) -> HttpResponse:
     """A job's progress (the page reloads itself while the job runs) and per-game report."""
-    job = get_object_or_404(ImportJob.objects.filter(owner=request.user), pk=job_id)
+    job = get_object_or_404(ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id)
     entries = [imports.ReportEntry.from_json(item) for item in job.report]
     rows = [(entry, imports.entry_text(entry)) for entry in entries]
     context = {
