@@ -199,7 +199,9 @@ class ImportReportEntrySerializer(serializers.Serializer):
         allow_null=True, help_text=_("The archive's game (stored, or already there).")
     )
     turn = serializers.IntegerField(allow_null=True, help_text=_("The rejected turn's number."))
-    code = serializers.CharField(help_text=_("Why it was rejected (empty otherwise)."))
+    code = serializers.CharField(
+        allow_blank=True, help_text=_("Why it was rejected (empty otherwise).")
+    )
     message = serializers.CharField(help_text=_("What happened, in the request's language."))
 
 
@@ -207,14 +209,16 @@ class ImportJobSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ImportJob.Status.choices)
     url = serializers.CharField()
-    file_name = serializers.CharField()
+    file_name = serializers.CharField(allow_blank=True)
     total = serializers.IntegerField(allow_null=True, help_text=_("Games in the file."))
     processed = serializers.IntegerField()
     stored = serializers.IntegerField()
     duplicates = serializers.IntegerField()
     rejected = serializers.IntegerField()
-    error = serializers.CharField(help_text=_("Why the whole job failed: a code, or empty."))
-    error_detail = serializers.CharField()
+    error = serializers.CharField(
+        allow_blank=True, help_text=_("Why the whole job failed: a code, or empty.")
+    )
+    error_detail = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
     finished = serializers.DateTimeField(allow_null=True)
     report = ImportReportEntrySerializer(many=True, required=False)
@@ -268,6 +272,9 @@ class ImportJobsView(APIView):
                 description="`invalid` (no file), `import_file_refused` (too large, not UTF-8)",
             ),
             401: OpenApiResponse(ErrorSerializer, description="`not_authenticated`"),
+            415: OpenApiResponse(
+                ErrorSerializer, description="`unsupported_media_type`: not multipart/form-data"
+            ),
             429: OpenApiResponse(
                 ErrorSerializer,
                 description="`too_many_imports`: the user's imports waiting or running reach "
