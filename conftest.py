@@ -55,9 +55,9 @@ def _require_real_services() -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _drop_own_task_queue() -> Iterator[None]:
-    """At the end, delete this session's own task queue and what is left in it (config/settings.py)."""
+    """At the end, delete this session's own task queues and what is left in them (config/settings.py)."""
     yield
-    from django.conf import settings
+    from kombu import Queue
     from kombu.exceptions import OperationalError
 
     from config.celery import app
@@ -65,9 +65,18 @@ def _drop_own_task_queue() -> Iterator[None]:
     # No broker running: nothing was queued there either.
     with contextlib.suppress(OperationalError, OSError), app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=5)
-        queue = app.amqp.queues[settings.CELERY_TASK_DEFAULT_QUEUE](conn.default_channel)
-        queue.declare()  # known to this channel, so that its bindings go too
-        queue.delete()
+        for name in session_queues():
+            queue = Queue(name)(conn.default_channel)
+            queue.declare()  # known to this channel, so that its bindings go too
+            queue.delete()
+
+
+def session_queues() -> list[str]:
+    """Every queue this session's tasks may go to: its default queue and, prefixed with
+    its name, each queue of config/settings.py's routes."""
+    from django.conf import settings
+
+    return sorted({settings.CELERY_TASK_DEFAULT_QUEUE, *settings.TASK_QUEUE_NAMES.values()})
 
 
 @pytest.fixture(autouse=True)
@@ -145,8 +154,8 @@ def start_celery_worker(
     ]  # fmt: skip
     if purge:
         command.append("--purge")
-    if queues:
-        command += ["--queues", queues]
+    # By default a worker reads every queue of the session (config/settings.py routes).
+    command += ["--queues", queues or ",".join(session_queues())]
     process = subprocess.Popen(
         command,
         cwd=BASE_DIR,

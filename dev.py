@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bootstrap and run the Adaptoid platform on a fresh machine (standard library only).
 
-    python3 dev.py start [--port N]   # venv + install + migrate + demo data, then web + worker + beat
+    python3 dev.py start [--port N]   # venv + install + migrate + demo data, then web + workers + beat
     python3 dev.py test [ARGS]        # venv + install (with dev tools), then pytest ARGS
     python3 dev.py manage ARGS        # any manage.py command inside the venv
 
@@ -34,6 +34,13 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+# One Celery worker per queue of config/settings.py's routes (TASK_QUEUES; a test keeps
+# the two lists equal), with its number of processes: a user's bot matches or a big
+# import never wait in front of another user's bot reply.
+WORKER_QUEUES = {
+    "interactive": 2, "matches": 1, "tournaments": 1, "email": 1, "imports": 1,
+    "analysis": 1, "maintenance": 1,
+}  # fmt: skip
 # Written by `manage.py load_demo` (web/management/commands/load_demo.py).
 ADMIN_PASSWORD_FILE = ROOT / "var" / "demo-admin-password.txt"
 # Folders never searched for translations (besides dot folders and virtual environments).
@@ -85,12 +92,12 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     start = commands.add_parser(
         "start",
-        help="migrate, load demo data, then run web + Celery worker + beat (Ctrl-C stops)",
+        help="migrate, load demo data, then run web + Celery workers + beat (Ctrl-C stops)",
         description=(
             "Create .venv/, install requirements.txt, migrate (SQLite var/db.sqlite3 unless "
             "DATABASE_URL is set), compile translations, load the demo data, print the admin "
-            f"login, then run the web server on http://{HOST}:PORT/, a Celery worker and "
-            "Celery beat until Ctrl-C.  SITE_URL (the links in e-mails) defaults to "
+            f"login, then run the web server on http://{HOST}:PORT/, a Celery worker per "
+            "queue (WORKER_QUEUES) and Celery beat until Ctrl-C.  SITE_URL (the links in e-mails) defaults to "
             f"http://{HOST}:PORT."
         ),
     )
@@ -318,7 +325,13 @@ def start(port: int) -> int:
     manage("load_demo", env=env)
     commands = {
         "web": [PYTHON, ROOT / "manage.py", "runserver", f"{HOST}:{port}", "--noreload"],
-        "worker": [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=2"],
+        **{
+            f"worker-{queue}": [
+                PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+                "--queues", queue, "--hostname", f"{queue}@%h", f"--concurrency={concurrency}",
+            ]
+            for queue, concurrency in WORKER_QUEUES.items()
+        },
         "beat": [
             PYTHON, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
             "--schedule", ROOT / "var" / "celerybeat-schedule",
@@ -334,7 +347,7 @@ def start(port: int) -> int:
     signal.signal(signal.SIGINT, interrupt)
     code = 0
     try:
-        worker_ready = threading.Event()
+        workers_ready = {name: threading.Event() for name in commands if name.startswith("worker")}
         for name, command in commands.items():
             # Own process group: Ctrl-C reaches dev.py, which then stops each group cleanly.
             children[name] = subprocess.Popen(
@@ -342,11 +355,12 @@ def start(port: int) -> int:
                 cwd=ROOT,
                 env=env,
                 start_new_session=True,
-                # The worker's output passes through dev.py, which watches for "ready.".
-                stdout=subprocess.PIPE if name == "worker" else None,
-                stderr=subprocess.STDOUT if name == "worker" else None,
+                # The workers' output passes through dev.py, which watches for "ready.".
+                stdout=subprocess.PIPE if name in workers_ready else None,
+                stderr=subprocess.STDOUT if name in workers_ready else None,
             )
-        threading.Thread(target=relay, args=(children["worker"], worker_ready), daemon=True).start()
+        for name, ready_event in workers_ready.items():
+            threading.Thread(target=relay, args=(children[name], ready_event), daemon=True).start()
         announced = False
         deadline = time.monotonic() + 90
         while True:
@@ -355,8 +369,8 @@ def start(port: int) -> int:
                     say(f"{name} exited with {child.returncode}; stopping the others")
                     code = child.returncode or 1
                     raise KeyboardInterrupt
-            # Last on the console: once the web server answers and the worker is ready.
-            ready = worker_ready.is_set() and web_answers(port)
+            # Last on the console: once the web server answers and every worker is ready.
+            ready = all(event.is_set() for event in workers_ready.values()) and web_answers(port)
             if not announced and (ready or time.monotonic() > deadline):
                 announce(url, env["SITE_URL"])
                 announced = True

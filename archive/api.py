@@ -1,6 +1,8 @@
 """The archive's API: ``GET /api/v1/archive`` (the filtered games as one streamed
-download), ``GET /api/v1/games/<id>/record`` (one game) and
-``GET /api/v1/tournaments/<id>/games`` (a tournament's games).
+download), ``GET /api/v1/games/<id>/record`` (one game),
+``GET /api/v1/tournaments/<id>/games`` (a tournament's games), and the .agn import:
+``POST /api/v1/imports`` (202, a job) and ``GET /api/v1/imports/<id>`` (its progress
+and per-game report).
 
 The routes keep their names in the ``api`` and ``tournaments_api`` namespaces
 (config/urls.py mounts archive/urls.py's lists there).
@@ -12,16 +14,19 @@ from typing import Any
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import permissions, serializers, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from archive import forms, records, services
+from archive import forms, imports, records, services
+from archive.models import ImportJob
 from engine import write_game
 from games.api.serializers import ErrorSerializer
 from tournaments.api.views import tournaments_queryset
@@ -178,3 +183,131 @@ class TournamentGamesView(APIView):
         )
         response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.agn"'
         return response
+
+
+# --- .agn import jobs ------------------------------------------------------------------
+
+
+class ImportUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text=_("An .agn file (UTF-8 text)."))
+
+
+class ImportReportEntrySerializer(serializers.Serializer):
+    game = serializers.IntegerField(help_text=_("The game's number in the file, from 1."))
+    status = serializers.ChoiceField(choices=["stored", "duplicate", "rejected"])
+    game_id = serializers.IntegerField(
+        allow_null=True, help_text=_("The archive's game (stored, or already there).")
+    )
+    turn = serializers.IntegerField(allow_null=True, help_text=_("The rejected turn's number."))
+    code = serializers.CharField(
+        allow_blank=True, help_text=_("Why it was rejected (empty otherwise).")
+    )
+    message = serializers.CharField(help_text=_("What happened, in the request's language."))
+
+
+class ImportJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ImportJob.Status.choices)
+    url = serializers.CharField()
+    file_name = serializers.CharField(allow_blank=True)
+    total = serializers.IntegerField(allow_null=True, help_text=_("Games in the file."))
+    processed = serializers.IntegerField()
+    stored = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+    rejected = serializers.IntegerField()
+    error = serializers.CharField(
+        allow_blank=True, help_text=_("Why the whole job failed: a code, or empty.")
+    )
+    error_detail = serializers.CharField(allow_blank=True)
+    created = serializers.DateTimeField()
+    finished = serializers.DateTimeField(allow_null=True)
+    report = ImportReportEntrySerializer(many=True, required=False)
+
+
+def import_job_json(job: ImportJob, *, report: bool = True) -> dict[str, Any]:
+    """A job as the API shows it; texts in the active language."""
+    data: dict[str, Any] = {
+        "id": job.pk,
+        "status": job.status,
+        "url": reverse("api:import-job", args=[job.pk]),
+        "file_name": job.file_name,
+        "total": job.total,
+        "processed": job.processed,
+        "stored": job.stored,
+        "duplicates": job.duplicates,
+        "rejected": job.rejected,
+        "error": job.error_code,
+        "error_detail": imports.job_error_text(job),
+        "created": job.created.isoformat(),
+        "finished": job.finished.isoformat() if job.finished else None,
+    }
+    if report:
+        entries = [imports.ReportEntry.from_json(item) for item in job.report]
+        data["report"] = [
+            {**entry.as_json(), "message": imports.entry_text(entry)} for entry in entries
+        ]
+        for item in data["report"]:
+            item.pop("params")
+    return data
+
+
+class ImportJobsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        operation_id="import_create",
+        tags=["archive"],
+        description=(
+            "Queue an .agn import. The games are checked and stored by a worker; follow "
+            "`url` (also the `Location` header) for progress and the per-game report. "
+            "A game already in the archive (same start, turns, result and players) is "
+            "reported as `duplicate`, never stored twice."
+        ),
+        request={"multipart/form-data": ImportUploadSerializer},
+        responses={
+            202: ImportJobSerializer,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description="`invalid` (no file), `import_file_refused` (too large, not UTF-8)",
+            ),
+            401: OpenApiResponse(ErrorSerializer, description="`not_authenticated`"),
+            415: OpenApiResponse(
+                ErrorSerializer, description="`unsupported_media_type`: not multipart/form-data"
+            ),
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description="`too_many_imports`: the user's imports waiting or running reach "
+                "the limit; see Retry-After",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        upload = ImportUploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        file = upload.validated_data["file"]
+        job = imports.create_job(
+            owner=request.user, text=imports.read_upload(file), file_name=file.name or ""
+        )
+        data = import_job_json(job, report=False)
+        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+
+
+class ImportJobView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="import_detail",
+        tags=["archive"],
+        description="An import job of the requesting user: status, progress, per-game report.",
+        responses={
+            200: ImportJobSerializer,
+            401: OpenApiResponse(ErrorSerializer, description="`not_authenticated`"),
+            404: OpenApiResponse(ErrorSerializer, description="`not_found` (or not yours)"),
+        },
+    )
+    def get(self, request: Request, job_id: int) -> Response:
+        job = get_object_or_404(
+            ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id
+        )
+        return Response(import_job_json(job))

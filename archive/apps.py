@@ -8,3 +8,9 @@ class ArchiveConfig(AppConfig):
 
     name = "archive"
     verbose_name = _("Archive")
+
+    def ready(self) -> None:
+        from archive.errors import HTTP_STATUS
+        from core.api.errors import register_statuses
+
+        register_statuses(HTTP_STATUS)

@@ -4,8 +4,7 @@ One filter form (archive/forms.py) serves the archive page and ``GET /api/v1/arc
 Exports stream: games are read in batches (archive/records.py, which also builds
 every game's record) and written out as they come, so memory stays flat however
 many games match; the .agn text is the engine's ``write_game``.
-Import validates every game with the engine and stores each valid one in its
-own transaction, so a rejected game leaves nothing behind.
+The .agn import runs as a Celery job (archive.imports).
 """
 
 from __future__ import annotations
@@ -15,20 +14,15 @@ import io
 import json
 import zipfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
 
-from accounts.imported import imported_player
 from archive.records import iter_games, one_game, tournament_games
-from engine import STANDARD_START, GameRecord, Position, read_games, write_game
+from engine import write_game
 from games.models import Game
-from games.models import Turn as TurnRow
 from tournaments.models import Tournament
 
 User = get_user_model()
@@ -172,113 +166,3 @@ def game_agn(game_id: int) -> str | None:
 def tournament_agn(tournament: Tournament) -> str:
     """Every game of the tournament that has a record, as one .agn text, round by round."""
     return "".join(export_agn(tournament_games(tournament)))
-
-
-# --- Import ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Rejection:
-    game_number: int
-    turn_number: int | None
-    reason: str
-
-
-@dataclass
-class ImportReport:
-    stored: list[Game] = field(default_factory=list)
-    rejected: list[Rejection] = field(default_factory=list)
-
-
-def _shadow_player(name: str) -> Any:
-    """The inactive account that stands for a player named in an imported record."""
-    return imported_player(name)
-
-
-def _check(record: GameRecord) -> tuple[Position, str, str]:
-    """The final position, result and termination of a valid finished record; raises Rejection."""
-    if record.errors:
-        first = record.errors[0]
-        raise _Rejected(first.turn_number, first.message)
-    try:
-        position = record.start_position()
-    except ValueError as exc:
-        raise _Rejected(None, str(exc)) from None
-    for number, text in enumerate(record.turns, 1):
-        try:
-            position.push_text(text)
-        except ValueError as exc:
-            raise _Rejected(number, str(exc)) from None
-    outcome = position.outcome()
-    result = record.result
-    termination = record.headers.get("Termination", "")
-    if outcome is not None:
-        if result not in ("*", outcome.result()):
-            raise _Rejected(
-                None,
-                gettext("the result %(result)s contradicts the final position (%(rules)s)")
-                % {"result": result, "rules": outcome.result()},
-            )
-        result, termination = outcome.result(), outcome.termination.value
-    if result == "*":
-        raise _Rejected(None, gettext("the game is not finished (result *)"))
-    if termination not in Game.Termination.values:
-        termination = ""
-    return position, result, termination
-
-
-class _Rejected(Exception):
-    def __init__(self, turn_number: int | None, reason: str) -> None:
-        super().__init__(reason)
-        self.turn_number = turn_number
-        self.reason = reason
-
-
-def import_games(*, user: Any, text: str) -> ImportReport:
-    """Validate every game of an .agn text; store the valid ones as imported archive games."""
-    report = ImportReport()
-    for number, record in enumerate(read_games(text), 1):
-        try:
-            position, result, termination = _check(record)
-        except _Rejected as exc:
-            report.rejected.append(Rejection(number, exc.turn_number, exc.reason))
-            continue
-        report.stored.append(_store(record, position, result, termination))
-    return report
-
-
-def _store(record: GameRecord, position: Position, result: str, termination: str) -> Game:
-    start = Position.from_string(record.start)
-    opening = Game.Opening.STANDARD
-    if record.start != STANDARD_START:
-        opening = (
-            Game.Opening.PIE if record.headers.get("Opening") == "pie" else Game.Opening.CUSTOM
-        )
-    now = timezone.now()
-    with transaction.atomic():
-        white = _shadow_player(record.headers.get("White", "?"))
-        black = _shadow_player(record.headers.get("Black", "?"))
-        game = Game.objects.create(
-            white=white,
-            black=black,
-            opening=opening,
-            start_position=record.start,
-            position=str(position),
-            board="" if start.board.is_standard else str(start.board),
-            status=Game.Status.FINISHED,
-            result=result,
-            termination=termination,
-            rated=False,
-            imported=True,
-            ply=len(record.turns),
-            finished=now,
-        )
-        mover_is_white = start.side_to_move.letter == "w"
-        rows = []
-        for ply, text in enumerate(record.turns, 1):
-            rows.append(
-                TurnRow(game=game, ply=ply, text=text, player=white if mover_is_white else black)
-            )
-            mover_is_white = not mover_is_white
-        TurnRow.objects.bulk_create(rows)
-    return game

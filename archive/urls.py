@@ -14,6 +14,8 @@ from archive import api, views
 api_urlpatterns = [
     path("games/<int:game_id>/record", api.RecordView.as_view(), name="game-record"),
     path("archive", api.ArchiveView.as_view(), name="archive"),
+    path("imports", api.ImportJobsView.as_view(), name="imports"),
+    path("imports/<int:job_id>", api.ImportJobView.as_view(), name="import-job"),
 ]
 
 tournaments_api_urlpatterns = [

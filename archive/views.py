@@ -2,6 +2,7 @@
 .agn downloads of one game and of a tournament.
 
 They keep the URL names they had: ``web:archive``, ``web:import`` and ``web:record``
+(and ``web:import-job``, an import's progress and report)
 (web/urls.py routes them), ``tournaments:games`` (config/urls.py mounts
 archive/urls.py's list in that namespace).
 """
@@ -14,14 +15,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
-from archive import forms, services
+from archive import forms, imports, services
+from archive.models import ImportJob
+from core.errors import DomainError
 from games import errors
 from games.models import Game
 from tournaments.api.views import tournaments_queryset
-
-IMPORT_MAX_BYTES = 10_000_000
 
 
 def archive_page(request: HttpRequest) -> HttpResponse:
@@ -51,24 +51,39 @@ def archive_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def import_page(request: HttpRequest) -> HttpResponse:
+    """Upload an .agn file: it becomes a job (archive.imports), whose page shows its progress."""
     form = forms.ImportForm(request.POST or None, request.FILES or None)
-    report = None
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        if upload.size > IMPORT_MAX_BYTES:
-            form.add_error(
-                "file",
-                _("The file is larger than %(mb)d MB: split it into smaller files.")
-                % {"mb": IMPORT_MAX_BYTES // 1_000_000},
-            )
-            return render(request, "archive/import.html", {"form": form, "report": None})
         try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            form.add_error("file", _("The file is not UTF-8 text."))
+            job = imports.create_job(
+                owner=request.user, text=imports.read_upload(upload), file_name=upload.name or ""
+            )
+        except DomainError as exc:
+            form.add_error("file", str(exc.message))
         else:
-            report = services.import_games(user=request.user, text=text)
-    return render(request, "archive/import.html", {"form": form, "report": report})
+            return redirect("web:import-job", job_id=job.pk)
+    jobs = (
+        ImportJob.objects.filter(owner=request.user)
+        .only("id", "file_name", "status", "created")
+        .order_by("-id")[:10]
+    )
+    return render(request, "archive/import.html", {"form": form, "jobs": jobs})
+
+
+@login_required
+def import_job_page(request: HttpRequest, job_id: int) -> HttpResponse:
+    """A job's progress (the page reloads itself while the job runs) and per-game report."""
+    job = get_object_or_404(ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id)
+    entries = [imports.ReportEntry.from_json(item) for item in job.report]
+    rows = [(entry, imports.entry_text(entry)) for entry in entries]
+    context = {
+        "job": job,
+        "error": imports.job_error_text(job),
+        "rows": rows,
+        "refresh_seconds": 2 if job.is_active else None,
+    }
+    return render(request, "archive/import_job.html", context)
 
 
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -26,7 +26,7 @@ def _queue_bot(game: Game, profiles: Mapping[int, Profile] | None = None) -> Non
         return  # neither player is a built-in bot: nothing to ask the database
     acting = bot_to_act(game)
     if acting is not None:
-        tasks.bot_move.delay(game.pk, acting[1])
+        tasks.queue_bot_move(game.pk, acting[1])
 
 
 def _engine_bot_playing(game: Game, profiles: Mapping[int, Profile]) -> bool:

@@ -34,12 +34,39 @@ def bot_move(self: Task, game_id: int, ply: int) -> str:
     """A built-in bot plays turn `ply` of game `game_id` (0: its pie-opening step).
 
     Thinking time is at most BOT_MAX_SECONDS_PER_TURN (10 s), well inside the limit.
+    A person waits for it: the ``interactive`` queue (config/settings.py).
     """
+    return _play(game_id, ply)
+
+
+@shared_task(time_limit=90, soft_time_limit=75, **_RETRY)
+def bot_match_move(self: Task, game_id: int, ply: int) -> str:
+    """``bot_move`` in a bot match's game: the same work under its own name, which the
+    routes send to the ``matches`` queue, so a match never delays a person's bot reply."""
+    return _play(game_id, ply)
+
+
+def _play(game_id: int, ply: int) -> str:
     from bots.services import play_bot_turn
 
     outcome = play_bot_turn(game_id=game_id, ply=ply)
-    logger.info("bot_move game=%s ply=%s: %s", game_id, ply, outcome)
+    logger.info("bot move game=%s ply=%s: %s", game_id, ply, outcome)
     return outcome
+
+
+def queue_bot_move(game_id: int, ply: int) -> None:
+    """Queue a bot's turn after the commit: ``bot_match_move`` in a bot match's game, else
+    ``bot_move``.  Chosen at the commit: a match's new game is started (and its first
+    move asked for) before its entry in the match is written."""
+    from django.db import transaction
+
+    from bots.models import BotMatchGame
+
+    def send() -> None:
+        in_match = BotMatchGame.objects.filter(game_id=game_id).exists()
+        (bot_match_move if in_match else bot_move).delay(game_id, ply)
+
+    transaction.on_commit(send, robust=True)
 
 
 @shared_task(time_limit=30, soft_time_limit=25, **_RETRY)
@@ -77,7 +104,7 @@ def watch_bot_match(self: Task, match_id: int, seconds: float) -> str | None:
         return match.status if match else None
     for game_id, ply in services.waiting_bot_moves(match_id=match_id, quiet_seconds=seconds):
         logger.warning("watch_bot_match %s: game %s waits for ply %s", match_id, game_id, ply)
-        bot_move.delay(game_id, ply)
+        bot_match_move.delay(game_id, ply)
     watch_bot_match.apply_async((match_id, seconds), countdown=seconds)
     return match.status
 
@@ -118,7 +145,7 @@ def sweep_bots(self: Task) -> dict[str, int]:
     for game in waiting.iterator():
         acting = bot_to_act(game)
         if acting is not None:
-            bot_move.delay(game.pk, acting[1])
+            queue_bot_move(game.pk, acting[1])
             games += 1
     challenges = 0
     for challenge_id in Challenge.objects.filter(

@@ -368,6 +368,44 @@ if TESTING:
     # it starts): two sessions on one broker, e.g. CI runs side by side on the same
     # Redis database, never purge (``--purge``) or run each other's tasks.
     CELERY_TASK_DEFAULT_QUEUE = env_str("ADAPTOID_TEST_QUEUE") or f"tests-{os.getpid()}"
+else:
+    CELERY_TASK_DEFAULT_QUEUE = "maintenance"  # what no route names (see below)
+
+# One queue per kind of work, each read by workers of its own (dev.py start,
+# docker-compose.yml, docs/reliability.md): a user's bot matches, a tournament's
+# pairing or a big import never wait in front of another user's bot reply.
+#   interactive  a person waits: bot replies and challenge answers, a game's clock expiry
+#   matches      bot-against-bot matches (their turns, their advance and watch)
+#   tournaments  pairing and advancing rounds
+#   email        notifications and digests
+#   imports      .agn import jobs (long: minutes for a big file)
+#   analysis     game analysis (the analysis app)
+#   maintenance  sweeps, verification, pruning, ratings, and anything not routed
+# Tests prefix every queue with the session's own name, so that two sessions on one
+# broker never take each other's tasks (conftest's worker reads them all).
+TASK_QUEUES = (
+    "interactive", "matches", "tournaments", "email", "imports", "analysis", "maintenance",
+)  # fmt: skip
+_QUEUE_PREFIX = f"{CELERY_TASK_DEFAULT_QUEUE}-" if TESTING else ""
+TASK_QUEUE_NAMES = {queue: _QUEUE_PREFIX + queue for queue in TASK_QUEUES}
+if TESTING:
+    TASK_QUEUE_NAMES["maintenance"] = CELERY_TASK_DEFAULT_QUEUE
+_ROUTES = {
+    "bots.tasks.bot_move": "interactive",
+    "bots.tasks.bot_accept_challenge": "interactive",
+    "games.tasks.expire_game": "interactive",
+    "bots.tasks.bot_match_move": "matches",
+    "bots.tasks.advance_bot_match": "matches",
+    "bots.tasks.watch_bot_match": "matches",
+    "tournaments.tasks.*": "tournaments",
+    "notifications.tasks.*": "email",
+    "archive.tasks.run_import_job": "imports",
+    "analysis.tasks.*": "analysis",
+    "*": "maintenance",
+}
+CELERY_TASK_ROUTES = {
+    pattern: {"queue": TASK_QUEUE_NAMES[queue]} for pattern, queue in _ROUTES.items()
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -410,6 +448,17 @@ CELERY_BEAT_SCHEDULE["stream-prune"] = {
     "task": "stream.tasks.prune_events",
     "schedule": 60.0,
 }
+CELERY_BEAT_SCHEDULE["imports-sweep"] = {
+    # Queues again the .agn import jobs a lost message or a dead worker left waiting.
+    "task": "archive.tasks.sweep_import_jobs",
+    "schedule": 300.0,
+}
+# The .agn import (archive.imports): per file, per user.
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 10_000_000, minimum=1)
+IMPORT_MAX_GAMES = env_int("IMPORT_MAX_GAMES", 10_000, minimum=1)
+IMPORT_MAX_NEW_NAMES = env_int("IMPORT_MAX_NEW_NAMES", 500, minimum=0)
+IMPORT_MAX_ACTIVE_JOBS = env_int("IMPORT_MAX_ACTIVE_JOBS", 2, minimum=1)
+IMPORT_CHUNK_GAMES = env_int("IMPORT_CHUNK_GAMES", 200, minimum=1)
 BOT_MATCH_MAX_RUNNING = env_int("BOT_MATCH_MAX_RUNNING", 3, minimum=1)  # per user; staff unlimited
 BOT_MATCH_MAX_GAMES = env_int("BOT_MATCH_MAX_GAMES", 100, minimum=1)
 # Games of one match played at the same time (each is a chain of one task per turn).

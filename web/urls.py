@@ -19,6 +19,7 @@ urlpatterns = [
     path("players/<str:username>/", views.player_page, name="player"),
     path("archive/", archive_views.archive_page, name="archive"),
     path("import/", archive_views.import_page, name="import"),
+    path("import/<int:job_id>/", archive_views.import_job_page, name="import-job"),
     path("games/<int:game_id>/record.agn", archive_views.game_record, name="record"),
     *account_pages,
     *game_pages,

@@ -1,5 +1,5 @@
 """Uploads to the .agn import are bounded: by the view (a clear message) and, before
-that, while the request arrives (config/uploads.py); nothing is stored either way."""
+that, while the request arrives (config/uploads.py); nothing is stored or queued either way."""
 
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from archive import services, views
+from archive import imports, services
+from archive.models import ImportJob
 from games import services as game_services
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
 
-def test_import_upload_is_size_limited_and_nothing_is_stored(alice, monkeypatch) -> None:
-    monkeypatch.setattr(views, "IMPORT_MAX_BYTES", 1_000)
+def test_import_upload_is_size_limited_and_nothing_is_stored(alice, settings) -> None:
+    settings.IMPORT_MAX_BYTES = 1_000
     browser = Client()
     browser.force_login(alice.user)
     record = services.game_agn(game_services.start_game(white=alice.user, black=alice.user).pk)
@@ -24,7 +25,7 @@ def test_import_upload_is_size_limited_and_nothing_is_stored(alice, monkeypatch)
     page = browser.post("/import/", {"file": big})
     assert page.status_code == 200
     assert "larger than" in page.content.decode()
-    assert Game.objects.count() == before
+    assert Game.objects.count() == before and not ImportJob.objects.exists()
 
 
 def test_an_upload_past_the_limit_is_dropped_while_it_arrives(alice, settings) -> None:
@@ -39,7 +40,9 @@ def test_an_upload_past_the_limit_is_dropped_while_it_arrives(alice, settings) -
     page = browser.post("/import/", {"file": big})
     assert page.status_code == 200 and 'name="file"' in page.content.decode()
     assert Game.objects.count() == before  # refused: the form saw no file
+    assert not ImportJob.objects.exists()
     small = SimpleUploadedFile("small.agn", record.encode())
     assert small.size < 2_000
-    browser.post("/import/", {"file": small})
+    assert browser.post("/import/", {"file": small}).status_code == 302
+    imports.run_job(job_id=ImportJob.objects.get().pk)  # what the worker does
     assert Game.objects.count() == before + 1

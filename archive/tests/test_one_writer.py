@@ -13,7 +13,7 @@ import zipfile
 import pytest
 from django.contrib.auth import get_user_model
 
-from archive.services import import_games
+from archive.imports import import_games
 from engine import read_games
 from games import services
 from games.models import Game

@@ -10,6 +10,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from archive import imports
+from archive.models import ImportJob
 from engine import read_games
 from games import services
 from games.models import Game
@@ -128,15 +130,23 @@ def test_import_stores_valid_games_and_reports_each_invalid_one(client, alice) -
     upload = io.BytesIO((GOOD + "\n" + BAD_TURN + "\n" + UNFINISHED).encode())
     upload.name = "games.agn"
     before = Game.objects.count()
-    page = client.post("/import/", {"file": upload}).content.decode()
-    assert "1 stored, 2 rejected" in page
+    answer = client.post("/import/", {"file": upload})
+    # A job: the page of its progress, reloading itself until a worker has run it.
+    assert answer.status_code == 302 and answer["Location"].startswith("/import/")
+    waiting = client.get(answer["Location"]).content.decode()
+    assert 'http-equiv="refresh"' in waiting and 'data-status="queued"' in waiting
+    assert Game.objects.count() == before
+    imports.run_job(job_id=ImportJob.objects.get().pk)  # what the worker does
+    page = client.get(answer["Location"]).content.decode()
+    assert 'http-equiv="refresh"' not in page
+    assert "1 stored, 0 already there, 2 rejected" in page
     assert Game.objects.count() == before + 1
     game = Game.objects.get(imported=True)
     assert (game.result, game.rated, game.status, game.ply) == ("0-1", False, "finished", 2)
     assert list(game.turns.values_list("text", flat=True)) == ["D2L", "D6L"]
     assert game.white.profile.display_name == "Ann" and not game.white.is_active
     rows = page.split('id="import-report"')[1]
-    assert "<td>2</td><td>2</td>" in rows  # game 2, turn 2: the illegal move
+    assert "<td>2</td><td>2</td><td>illegal turn" in rows  # game 2, turn 2: the illegal move
     assert "<td>3</td>" in rows and "not finished" in rows
     # The imported game is in the archive and exports again.
     text = body(client.get("/api/v1/archive", {"format": "agn", "imported": "true"})).decode()

@@ -113,12 +113,12 @@ def test_a_bot_match_whose_messages_were_lost_is_finished_by_its_watch_without_b
     settings: Any,
     monkeypatch: Any,
 ) -> None:
-    # Every game's first bot_move is dropped, as a broker losing them (or a worker dying
+    # Every game's first bot move is dropped, as a broker losing them (or a worker dying
     # between its commit and its publish) would: no message of any game is left queued.
     # (Only in this process: the worker's own code, the watch included, is untouched.)
     from bots import tasks as bot_tasks
 
-    monkeypatch.setattr(bot_tasks.bot_move, "delay", lambda *args: None)
+    monkeypatch.setattr(bot_tasks.bot_match_move, "delay", lambda *args: None)
     settings.BOT_MATCH_WATCH_SECONDS = 2
     match = bots.create_bot_match(
         creator=alice.user, white="random-bot", black="random-bot-2", games=2, seconds_per_turn=0.01

@@ -257,7 +257,7 @@ def test_the_watch_requeues_quiet_games_and_comes_back_until_the_match_ends(
     # still holds a message back until its transaction commits).
     def sent(task: Any, args: Any = None, kwargs: Any = None, *rest: Any, **options: Any) -> None:
         options.pop("ignore_result", None)
-        if task.name == bot_tasks.bot_move.name:
+        if task.name == bot_tasks.bot_match_move.name:  # a match game's moves
             moves.append(tuple(args))
         elif task.name == bot_tasks.watch_bot_match.name:
             watches.append(((tuple(args),), options))

@@ -9,24 +9,28 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
-APP_SERVICES = ["migrate", "web", "stream", "worker", "beat"]
+WORKERS = sorted(name for name in SERVICES if name.startswith("worker-"))
+APP_SERVICES = ["migrate", "web", "stream", *WORKERS, "beat"]
 
 
 def test_every_app_service_runs_the_command_of_its_role() -> None:
     commands = {name: " ".join(SERVICES[name]["command"]) for name in APP_SERVICES}
     assert commands["web"].startswith("gunicorn --config platform/gunicorn.conf.py")
     assert commands["stream"].startswith("gunicorn --config platform/gunicorn-stream.conf.py")
-    assert commands["worker"].startswith("celery -A config worker")
+    for name in WORKERS:
+        assert commands[name].startswith("celery -A config worker"), name
     assert commands["beat"].startswith("celery -A config beat")
     assert commands["migrate"] == "python manage.py migrate --no-input"
 
 
 def test_services_without_a_web_server_do_not_inherit_the_images_web_health_check() -> None:
     # The Dockerfile's HEALTHCHECK asks http://127.0.0.1:8000/healthz: only web serves it.
-    for name in ("worker", "beat"):
+    for name in [*WORKERS, "beat"]:
         check = " ".join(SERVICES[name]["healthcheck"]["test"])
         assert "healthz" not in check and "8000" not in check, name
-    assert "celery -A config inspect ping" in " ".join(SERVICES["worker"]["healthcheck"]["test"])
+    for name in WORKERS:
+        check = " ".join(SERVICES[name]["healthcheck"]["test"])
+        assert "celery -A config inspect ping -d $$WORKER_QUEUE@$$HOSTNAME" in check, name
     assert "8001/healthz" in " ".join(SERVICES["stream"]["healthcheck"]["test"])
 
 
@@ -54,3 +58,34 @@ def test_the_proxy_mounts_the_nginx_files_the_tests_run() -> None:
 def test_env_example_trusts_exactly_the_compose_proxy() -> None:
     lines = (ROOT / "platform" / "env.example").read_text().splitlines()
     assert "TRUSTED_PROXIES=1" in lines
+
+
+def _option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+def test_one_worker_reads_each_queue_of_the_routes_and_answers_its_ping_by_name() -> None:
+    """Every queue a task can be routed to (config/settings.py) has its own worker
+    service, so a queue nobody reads (tasks waiting forever) cannot ship."""
+    from django.conf import settings
+
+    queues = {}
+    for name in WORKERS:
+        command = SERVICES[name]["command"]
+        queue = _option(command, "--queues")
+        assert name == f"worker-{queue}" and "," not in queue
+        # The health check pings the worker by the name it was given.
+        assert _option(command, "--hostname") == f"{queue}@%h"
+        assert SERVICES[name]["environment"]["WORKER_QUEUE"] == queue
+        queues[queue] = name
+    assert sorted(queues) == sorted(settings.TASK_QUEUES)
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert routed <= set(settings.TASK_QUEUE_NAMES.values())
+
+
+def test_dev_py_starts_a_worker_per_queue_too() -> None:
+    from django.conf import settings
+
+    import dev
+
+    assert sorted(dev.WORKER_QUEUES) == sorted(settings.TASK_QUEUES)

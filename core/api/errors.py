@@ -65,6 +65,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response = Response(body, status=status_for(exc))
         if response.status_code == status.HTTP_401_UNAUTHORIZED:
             response["WWW-Authenticate"] = 'Bearer realm="api"'  # required with a 401
+        if (
+            response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
+            and "retry_after" in exc.details
+        ):
+            response["Retry-After"] = str(exc.details["retry_after"])
         return response
     for klass, http_status, code in ENGINE_ERRORS:
         if isinstance(exc, klass):

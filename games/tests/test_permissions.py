@@ -132,6 +132,8 @@ ROWS: list[Row] = [
     Row("api:game-conditional", "GET", (401, 404, 404, 404, 404), _game),
     Row("api:game-conditional", "DELETE", (401, 403, 204, 204, 403), _game),
     Row("api:archive", "GET", ALL_200),
+    Row("api:imports", "POST", (401, 400, 400, 400, 400)),  # no file
+    Row("api:import-job", "GET", (401,) + (404,) * 4, _kw(job_id=999_999)),  # only the owner's
     Row("api:schema", "GET", ALL_200),
     Row("api:docs", "GET", ALL_200),
     # --- API: bots, players, stream -------------------------------------------------------
@@ -281,6 +283,7 @@ ROWS: list[Row] = [
     Row("web:player", "GET", ALL_200, _kw(username="alice")),
     Row("web:archive", "GET", ALL_200),
     Row("web:import", "GET", PAGE_USERS),
+    Row("web:import-job", "GET", (302,) + (404,) * 4, _kw(job_id=999_999)),
     Row("web:login", "GET", ALL_200),
     Row("web:logout", "POST", (302,) * 5),
     Row("web:password-change", "GET", PAGE_USERS),
