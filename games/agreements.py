@@ -3,7 +3,7 @@ and each player's private notes.
 
 The same functions serve the API (games.api.agreements) and the website
 (games.agreement_views).  Like games.services, every change runs in
-``transaction.atomic`` under the game row lock (``services._locked_game``), so two
+``transaction.atomic`` under the game row lock (``services.locked_game``), so two
 concurrent calls are served one after the other: a draw offer is accepted once, a
 game is aborted or drawn but not both, two rematch requests make one challenge.
 
@@ -44,8 +44,8 @@ class DrawAnswer(enum.Enum):
 def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswer]:
     """Offer a draw, or accept the opponent's standing offer (the same call)."""
     with transaction.atomic():
-        game = services._locked_game(game)
-        color = services._require_player(game, player)
+        game = services.locked_game(game)
+        color = services.require_player(game, player)
         _require_active(game)
         if game.draw_offer == color:
             return game, DrawAnswer.REPEATED
@@ -68,8 +68,8 @@ def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswe
 def cancel_draw_offer(*, game: Game, player: AbstractBaseUser) -> Game:
     """Withdraw one's own draw offer or decline the opponent's."""
     with transaction.atomic():
-        game = services._locked_game(game)
-        services._require_player(game, player)
+        game = services.locked_game(game)
+        services.require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         if not game.draw_offer:
@@ -99,8 +99,8 @@ def can_abort(game: Game) -> bool:
 def abort(*, game: Game, player: AbstractBaseUser) -> Game:
     """Call the game off before both players have made their first turn."""
     with transaction.atomic():
-        game = services._locked_game(game)
-        services._require_player(game, player)
+        game = services.locked_game(game)
+        services.require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         if not can_abort(game):
@@ -137,8 +137,8 @@ def rematch(*, game: Game, player: AbstractBaseUser) -> tuple[Challenge, bool]:
     """
     with transaction.atomic():
         # The game row lock serialises both players' requests: one challenge between them.
-        game = services._locked_game(game)
-        color = services._require_player(game, player)
+        game = services.locked_game(game)
+        color = services.require_player(game, player)
         if game.status != Game.Status.FINISHED:
             raise errors.GameNotOver()
         if game.imported:

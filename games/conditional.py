@@ -180,7 +180,7 @@ def set_lines(*, game: Game, player: AbstractBaseUser, ply: int, lines: list[lis
     parsed = _parse_lines(lines)
     with transaction.atomic():
         # The turn path holds this lock too: lines are set before a turn or after it.
-        game = services._locked_game(game)
+        game = services.locked_game(game)
         color = game.color_of(player.pk)
         if color is None:
             raise errors.NotAPlayer()
@@ -249,7 +249,7 @@ def tree_of(*, game: Game, player: AbstractBaseUser) -> list[Node]:
 def delete_lines(*, game: Game, player: AbstractBaseUser) -> None:
     """Remove `player`'s lines in `game` (none: nothing to do)."""
     with transaction.atomic():
-        game = services._locked_game(game)  # not in the middle of a turn that plays them
+        game = services.locked_game(game)  # not in the middle of a turn that plays them
         if game.color_of(player.pk) is None:
             raise errors.NotAPlayer()
         ConditionalLines.objects.filter(game=game, author=player).delete()

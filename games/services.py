@@ -259,7 +259,7 @@ def start_game(
     return game
 
 
-def _locked_game(game: Game) -> Game:
+def locked_game(game: Game) -> Game:
     """The game row, locked, with both players and their profiles (the clock and the
     receivers of turn_played need them: see player_profiles).  Only the game row is
     locked: other games of the same players must not wait.  On PostgreSQL the stored
@@ -287,7 +287,7 @@ def player_profiles(game: Game) -> dict[int, Profile]:
     return profiles
 
 
-def _require_player(game: Game, player: AbstractBaseUser) -> str:
+def require_player(game: Game, player: AbstractBaseUser) -> str:
     color = game.color_of(player.pk)
     if color is None:
         raise errors.NotAPlayer()
@@ -297,8 +297,8 @@ def _require_player(game: Game, player: AbstractBaseUser) -> str:
 def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -> Game:
     """Pie opening, step 1: the first player puts one adaptoid of each colour down."""
     with transaction.atomic():
-        game = _locked_game(game)
-        _require_player(game, player)
+        game = locked_game(game)
+        require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         if game.status != Game.Status.SETUP or game.start_position:
@@ -327,8 +327,8 @@ def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
             _("Choose white or black."), fields={"color": [_("Choose white or black.")]}
         )
     with transaction.atomic():
-        game = _locked_game(game)
-        _require_player(game, player)
+        game = locked_game(game)
+        require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         if game.status != Game.Status.SETUP:
@@ -380,8 +380,8 @@ def play_turn(
     canonical = str(turn)
     try:
         with transaction.atomic():
-            game = _locked_game(game)
-            color = _require_player(game, player)
+            game = locked_game(game)
+            color = require_player(game, player)
             previous = (
                 TurnRow.objects.filter(game=game, ply=ply).first() if 1 <= ply <= game.ply else None
             )
@@ -471,8 +471,8 @@ def _play_conditional_reply(*, game: Game, reply: conditional.Reply, ply: int) -
 
 def resign(*, game: Game, player: AbstractBaseUser) -> Game:
     with transaction.atomic():
-        game = _locked_game(game)
-        color = _require_player(game, player)
+        game = locked_game(game)
+        color = require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
         result = Game.Result.BLACK_WINS if color == Color.WHITE else Game.Result.WHITE_WINS
@@ -521,7 +521,7 @@ def adjudicate(*, game: Game, result: str, termination: str) -> Game:
             fields={"result": [_("Does not match the termination.")]},
         )
     with transaction.atomic():
-        game = _locked_game(game)
+        game = locked_game(game)
         return finish_game(
             game=game, result=result, termination=termination, profiles=player_profiles(game)
         )

@@ -126,7 +126,7 @@ def warnings(tournament: Tournament, draft: DraftRound) -> list[DraftWarning]:
 
 def _editable(tournament: Tournament, by: AbstractBaseUser) -> tuple[Tournament, DraftRound]:
     """Lock the tournament (the pairing job and the publication wait for us) and its draft."""
-    tournament = services._locked(tournament)
+    tournament = services.locked_tournament(tournament)
     if not services.may_manage(by, tournament):
         raise errors.NotOrganiser()
     draft = DraftRound.objects.filter(tournament=tournament).first()
@@ -261,7 +261,7 @@ def publish_now(*, tournament_id: int, number: int) -> Round | None:
     """The publication job: claim round ``number`` (exactly once, as ``pair_round`` does)
     and create it from the draft; None when there is nothing to do (a twin did it)."""
     with transaction.atomic():
-        tournament = services._locked(tournament_id)
+        tournament = services.locked_tournament(tournament_id)
         draft = DraftRound.objects.filter(tournament=tournament, number=number).first()
         if draft is None or tournament.status != Tournament.Status.RUNNING:
             return None
@@ -293,7 +293,7 @@ def set_arbiter_options(
     """Organiser, Swiss: turn draft rounds or the same-club rule on or off.  Turning drafts
     off leaves a waiting draft to publish (nothing is lost)."""
     with transaction.atomic():
-        tournament = services._locked(tournament)
+        tournament = services.locked_tournament(tournament)
         if not services.may_manage(by, tournament):
             raise errors.NotOrganiser()
         if tournament.format != Tournament.Format.SWISS:
@@ -312,7 +312,7 @@ def set_arbiter_options(
 
 
 def _forbidden_pair_allowed(tournament: Tournament, by: AbstractBaseUser) -> Tournament:
-    tournament = services._locked(tournament)  # a pairing of the round waits for us
+    tournament = services.locked_tournament(tournament)  # a pairing of the round waits for us
     if not services.may_manage(by, tournament):
         raise errors.NotOrganiser()
     if tournament.format != Tournament.Format.SWISS:

@@ -43,13 +43,13 @@ def pair_round(tournament: Tournament, round_number: int) -> Round | None:
     """Pair the cup's next games as round ``round_number`` (called by
     ``services.pair_round`` with the tournament row locked and running)."""
     pk = tournament.pk
-    if round_number > 1 and services._unfinished_pairings(pk, round_number - 1):
+    if round_number > 1 and services.unfinished_pairings(pk, round_number - 1):
         return None
     state = bracket(tournament)
     boards = state.next_boards()
     if not boards:
         if state.champion is not None:
-            services._finish(pk)
+            services.finish_if_over(pk)
         return None
     claimed = Tournament.objects.filter(
         pk=pk, status=Tournament.Status.RUNNING, current_round=round_number - 1
@@ -60,7 +60,7 @@ def pair_round(tournament: Tournament, round_number: int) -> Round | None:
     participants = {p.seed: p for p in tournament.participants.select_related("user")}
     round_ = Round.objects.create(tournament=tournament, number=round_number)
     rows = [
-        services._board(tournament, round_, number, participants[white], participants[black])
+        services.create_board(tournament, round_, number, participants[white], participants[black])
         for number, (white, black) in enumerate(boards, start=1)
     ]
     if round_number == 1:
@@ -75,8 +75,8 @@ def pair_round(tournament: Tournament, round_number: int) -> Round | None:
                 )
             )
     Pairing.objects.bulk_create(rows)
-    services._announce_round(tournament, round_number, rows)
-    if not services._unfinished_pairings(pk, round_number):
+    services.announce_round(tournament, round_number, rows)
+    if not services.unfinished_pairings(pk, round_number):
         # Only forfeits (withdrawn players): nothing will finish this round but us.
         from tournaments.tasks import advance_tournament
 
@@ -88,10 +88,10 @@ def advance(tournament: Tournament) -> str:
     """``services.advance`` for a cup: replays, the next bracket round, or the end."""
     pk = tournament.pk
     current = tournament.current_round
-    if services._unfinished_pairings(pk, current):
+    if services.unfinished_pairings(pk, current):
         return "waiting"
     if bracket(tournament).champion is not None:
-        return "finished" if services._finish(pk) else "idle"
+        return "finished" if services.finish_if_over(pk) else "idle"
     if services.pair_round(tournament_id=pk, round_number=current + 1) is not None:
         return "paired"
     return "idle"

@@ -7,7 +7,7 @@ the moves between seasons are the pure ``tournaments.pairing.promotion``.
 
 Life cycle: ``create_league`` → ``join_league`` / ``leave_league`` →
 ``start_league`` (season 1: members by rating in divisions of N) → division games
-finish → the last division to finish (``services._finish`` calls
+finish → the last division to finish (``services.finish_if_over`` calls
 :func:`division_finished`) queues ``finish_season_task`` → :func:`finish_season`
 closes the season and starts the next one (top k up, bottom k down, new members at
 the bottom, those who left dropped).  The season row is locked and moved from
@@ -105,7 +105,7 @@ def join_league(*, league: League, user: AbstractBaseUser) -> LeagueMember:
     """Become a member: in the next season to start, at the bottom (any time)."""
     with transaction.atomic():
         league = _locked(league)
-        if services._profile(user).is_bot and not league.allow_bots:
+        if services.profile_of(user).is_bot and not league.allow_bots:
             raise errors.BotsNotAllowed()
         member = LeagueMember.objects.filter(league=league, user=user).first()
         if member is not None:
@@ -149,7 +149,7 @@ def start_league(*, league: League, by: AbstractBaseUser) -> Season:
     """Organiser: season 1, the members by rating in divisions of ``division_size``."""
     with transaction.atomic():
         league = _locked(league)
-        services._require_manager(by, league)  # type: ignore[arg-type]  # an organiser_id too
+        services.require_manager(by, league)  # type: ignore[arg-type]  # an organiser_id too
         if league.seasons.exists():
             raise errors.WrongTournamentState(_("The league has already started."))
         players = _members_by_rating(league)

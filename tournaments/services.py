@@ -81,7 +81,7 @@ def may_manage(user: AbstractBaseUser | AnonymousUser | None, tournament: Tourna
     return bool(user.is_staff or user.pk == tournament.organiser_id)
 
 
-def _require_manager(user: AbstractBaseUser | None, tournament: Tournament) -> None:
+def require_manager(user: AbstractBaseUser | None, tournament: Tournament) -> None:
     if not may_manage(user, tournament):
         raise errors.NotOrganiser()
 
@@ -218,7 +218,7 @@ def create_tournament(
 # --- Registration ----------------------------------------------------------------------------
 
 
-def _locked(tournament: Tournament | int) -> Tournament:
+def locked_tournament(tournament: Tournament | int) -> Tournament:
     pk = tournament if isinstance(tournament, int) else tournament.pk
     try:
         return Tournament.objects.select_for_update().get(pk=pk)
@@ -226,14 +226,14 @@ def _locked(tournament: Tournament | int) -> Tournament:
         raise errors.WrongTournamentState(_("This tournament does not exist.")) from None
 
 
-def _profile(user: AbstractBaseUser) -> Profile:
+def profile_of(user: AbstractBaseUser) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
 def add_bot(*, tournament: Tournament, username: str, by: AbstractBaseUser) -> Participant:
     """The organiser enters a bot account (only bots: people join themselves)."""
-    _require_manager(by, tournament)
+    require_manager(by, tournament)
     bot = User.objects.filter(username=username, profile__is_bot=True).first()
     if bot is None:
         raise errors.NotABot()
@@ -267,10 +267,10 @@ def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> P
             fields={"club": [_("A club name has at most 80 visible characters.")]},
         )
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = locked_tournament(tournament)
         if not selectors.registration_is_open(tournament):
             raise errors.RegistrationClosed()
-        profile = _profile(user)
+        profile = profile_of(user)
         if profile.is_bot and not tournament.allow_bots:
             raise errors.BotsNotAllowed()
         if Participant.objects.filter(tournament=tournament, user=user).exists():
@@ -307,7 +307,7 @@ def withdraw(*, tournament: Tournament, user: AbstractBaseUser) -> Participant |
     Withdrawing twice changes nothing.
     """
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = locked_tournament(tournament)
         participant = Participant.objects.filter(tournament=tournament, user=user).first()
         if participant is None:
             raise errors.NotJoined()
@@ -391,7 +391,8 @@ def request_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number:
     rounds the player has asked byes for.
     """
     with transaction.atomic():
-        tournament = _locked(tournament)  # the pairing of a round waits for us, or we for it
+        # The pairing of a round waits for us, or we for it.
+        tournament = locked_tournament(tournament)
         participant = _entry(tournament, user)
         requested = _requested_byes(participant)
         refusal = _bye_refusal(tournament, participant, round_number, requested)
@@ -420,7 +421,7 @@ def bye_rounds_open(
 def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
     """Take back a bye request while its round is not paired; returns the rounds left."""
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = locked_tournament(tournament)
         participant = _entry(tournament, user)
         refusal = _bye_refusal(tournament, participant, round_number)
         if refusal is not None:
@@ -434,8 +435,8 @@ def set_absent(
 ) -> Participant:
     """Organiser: leave a Swiss player out of the next rounds (zero-point bye) or bring back."""
     with transaction.atomic():
-        tournament = _locked(tournament)
-        _require_manager(by, tournament)
+        tournament = locked_tournament(tournament)
+        require_manager(by, tournament)
         if tournament.is_round_robin:
             raise errors.WrongTournamentState(
                 _("Only a Swiss leaves absent players out; in a round robin, withdraw them.")
@@ -472,8 +473,8 @@ def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -
             fields={"result": [_("Not a decision an organiser can take.")]},
         )
     with transaction.atomic():
-        tournament = _locked(pairing.round.tournament_id)
-        _require_manager(by, tournament)
+        tournament = locked_tournament(pairing.round.tournament_id)
+        require_manager(by, tournament)
         row = Pairing.objects.select_related("white", "game").get(pk=pairing.pk)
         if row.game is None or row.white_outcome or row.game.status == Game.Status.FINISHED:
             raise errors.WrongTournamentState(_("This board is already decided."))
@@ -499,9 +500,9 @@ def start_tournament(
     tournament is running from now on, with round 0 until the job is done.
     """
     with transaction.atomic():
-        tournament = _locked(tournament)
+        tournament = locked_tournament(tournament)
         if by is not None:
-            _require_manager(by, tournament)
+            require_manager(by, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
             raise errors.WrongTournamentState(_("The tournament has already started."))
         players = list(
@@ -573,7 +574,7 @@ def start_due_tournaments(now: datetime.datetime | None = None) -> list[int]:
     return started
 
 
-def _unfinished_pairings(tournament_id: int, up_to_round: int) -> bool:
+def unfinished_pairings(tournament_id: int, up_to_round: int) -> bool:
     return Pairing.objects.filter(
         round__tournament_id=tournament_id, round__number__lte=up_to_round, white_outcome=""
     ).exists()
@@ -588,7 +589,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
     (every pairing would repeat a game) ends cleanly.
     """
     with transaction.atomic():
-        tournament = _locked(tournament_id)
+        tournament = locked_tournament(tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
             return None
         if hasattr(tournament, "draft_round"):
@@ -601,7 +602,7 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         if (
             not all_at_once
             and round_number > 1
-            and _unfinished_pairings(tournament_id, round_number - 1)
+            and unfinished_pairings(tournament_id, round_number - 1)
         ):
             return None
         if round_number > selectors.total_rounds(tournament):
@@ -635,11 +636,11 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
                     "tournament %s ends before round %s: %s", tournament_id, round_number, exc
                 )
                 Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
-                _finish(tournament_id)
+                finish_if_over(tournament_id)
                 return None
             if not boards and not half_point_byes:  # nobody left to pair
                 Tournament.objects.filter(pk=tournament_id).update(current_round=round_number - 1)
-                _finish(tournament_id)
+                finish_if_over(tournament_id)
                 return None
             if tournament.arbiter_publishes:
                 # The organiser checks, edits and publishes it (tournaments.arbiter): the
@@ -675,7 +676,7 @@ def create_round(
     for board_number, (white_seed, black_seed) in enumerate(boards, start=1):
         white = participants[white_seed]
         black = participants[black_seed] if black_seed else None
-        rows.append(_board(tournament, round_, board_number, white, black))
+        rows.append(create_board(tournament, round_, board_number, white, black))
     # The asked-for half-point byes get their boards (absences stay without one).
     for board_number, seed in enumerate(half_point_byes, start=len(rows) + 1):
         rows.append(
@@ -688,8 +689,8 @@ def create_round(
         )
     Pairing.objects.bulk_create(rows)
     if announce:
-        _announce_round(tournament, round_number, rows)
-    if not _unfinished_pairings(tournament.pk, round_number):
+        announce_round(tournament, round_number, rows)
+    if not unfinished_pairings(tournament.pk, round_number):
         # Only byes and forfeits: nothing will finish this round but us.
         from tournaments.tasks import advance_tournament
 
@@ -706,7 +707,7 @@ def _notify(user: Any, kind: str, **options: Any) -> None:
     notify(user=user, kind=kind, **options)
 
 
-def _announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> None:
+def announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> None:
     for row in rows:
         if row.game is None or row.black is None:
             continue  # byes and forfeits: nobody has to play
@@ -724,7 +725,7 @@ def _announce_round(tournament: Tournament, number: int, rows: list[Pairing]) ->
             )
 
 
-def _board(
+def create_board(
     tournament: Tournament,
     round_: Round,
     number: int,
@@ -815,17 +816,17 @@ def advance(*, tournament_id: int) -> str:
 
         return knockout.advance(tournament)
     current = tournament.current_round
-    if _unfinished_pairings(tournament_id, current):
+    if unfinished_pairings(tournament_id, current):
         return "waiting"
     if current >= selectors.total_rounds(tournament):
-        return "finished" if _finish(tournament_id) else "idle"
+        return "finished" if finish_if_over(tournament_id) else "idle"
     if pair_round(tournament_id=tournament_id, round_number=current + 1) is not None:
         return "paired"
     tournament.refresh_from_db()
     return "finished" if tournament.status == Tournament.Status.FINISHED else "idle"
 
 
-def _finish(tournament_id: int) -> bool:
+def finish_if_over(tournament_id: int) -> bool:
     """RUNNING → FINISHED once every game is over (guarded: True only for the caller that did it)."""
     with transaction.atomic():
         if Pairing.objects.filter(round__tournament_id=tournament_id, white_outcome="").exists():
@@ -846,11 +847,11 @@ def _finish(tournament_id: int) -> bool:
 def finish_tournament(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
     """Organiser: close a running tournament whose games are all over (e.g. ended early)."""
     with transaction.atomic():
-        tournament = _locked(tournament)
-        _require_manager(by, tournament)
+        tournament = locked_tournament(tournament)
+        require_manager(by, tournament)
         if tournament.status != Tournament.Status.RUNNING:
             raise errors.WrongTournamentState(_("Only a running tournament can be finished."))
-        if not _finish(tournament.pk):
+        if not finish_if_over(tournament.pk):
             raise errors.WrongTournamentState(_("Some games are still being played."))
     tournament.refresh_from_db()
     return tournament
