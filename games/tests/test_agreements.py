@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from archive import imports as archive_imports
 from archive import services as archive_services
 from archive.verification import check_game
 from clocks.timecontrol import TimeControl
@@ -59,7 +60,7 @@ def test_a_draw_offered_by_the_player_not_to_move_and_accepted_is_recorded(alice
     assert '[Termination "agreement"]' in record and '[Result "1/2-1/2"]' in record
     (read,) = read_games(record)
     assert read.errors == [] and read.headers["Termination"] == "agreement"
-    report = archive_services.import_games(user=alice.user, text=record)
+    report = archive_imports.import_games(user=alice.user, text=record)
     assert report.rejected == []
     (imported,) = report.stored
     assert (imported.result, imported.termination) == ("1/2-1/2", "agreement")
@@ -146,7 +147,7 @@ def test_either_player_aborts_before_both_have_moved_unrated_and_recorded(alice,
     (read,) = read_games(record)
     assert read.errors == []
     # The archive's import takes finished games only: an aborted one is refused, in words.
-    (rejected,) = archive_services.import_games(user=alice.user, text=record).rejected
+    (rejected,) = archive_imports.import_games(user=alice.user, text=record).rejected
     assert "not finished" in rejected.reason
     again = bob.client.post(f"/api/v1/games/{game['id']}/abort")
     assert (again.status_code, again.json()["code"]) == (409, "game_over")
