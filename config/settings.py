@@ -428,6 +428,11 @@ CELERY_BEAT_SCHEDULE["bots-sweep"] = {
     "task": "bots.tasks.sweep_bots",
     "schedule": 60.0,
 }
+CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
+    # Rates the recent rated games whose rating message was lost (broker down at commit).
+    "task": "ratings.tasks.sweep_unrated_games",
+    "schedule": 300.0,
+}
 CELERY_BEAT_SCHEDULE["stream-prune"] = {
     # Deletes stream events older than EVENT_RETENTION_HOURS.
     "task": "stream.tasks.prune_events",
