@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,39 @@ def test_the_shipped_processes_fit_in_postgresqls_connections(
     written = (PLATFORM / "CONNECTIONS.md").read_text()
     assert f"**total** | | | **{total}**" in written, total
     assert f"= **{budget}** ≥ {total}" in written
+
+
+def _manage_check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DEBUG": "1",
+        "DATABASE_URL": "postgres://adaptoid@db.example.org:5432/adaptoid",
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c",
+         "from django.conf import settings; print(settings.DATABASES['default'])"],
+        cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DB_POOL_MAX_SIZE": "ten"}, "DB_POOL_MAX_SIZE='ten' is not an integer"),
+        ({"DB_POOL_MAX_SIZE": "2", "DB_POOL_MIN_SIZE": "5"}, "must not exceed"),
+        ({"DB_POOL_MAX_SIZE": "2", "CONN_MAX_AGE": "60"}, "CONN_MAX_AGE must be 0"),
+        ({"DB_POOL_TIMEOUT": "0"}, "DB_POOL_TIMEOUT=0 must be at least 1"),
+    ],
+)
+def test_bad_pool_settings_stop_the_process(env: dict[str, str], message: str) -> None:
+    done = _manage_check(env)
+    assert done.returncode != 0 and "ImproperlyConfigured" in done.stderr, done.stderr
+    assert message in done.stderr, done.stderr
+
+
+def test_the_pool_setting_reaches_django() -> None:
+    done = _manage_check({"DB_POOL_MAX_SIZE": "3"})
+    assert done.returncode == 0, done.stderr
+    assert "'pool': {'min_size': 0, 'max_size': 3, 'timeout': 10}" in done.stdout
+    assert "'CONN_MAX_AGE': 0" in done.stdout

@@ -23,8 +23,8 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from config.tests.servers import free_port
-from games import services
 from core.testing import wait_for
+from games import services
 from games.models import Challenge, Game
 from ratings.models import RatingChange
 from ratings.tasks import sweep_unrated_games
@@ -58,7 +58,6 @@ def test_posts_that_commit_answer_success_while_redis_is_down(celery_worker_proc
     auth = {"Authorization": f"Bearer {token}"}
 
     port, dead = free_port(), free_port()  # nothing listens on `dead`
-    log = tempfile.TemporaryFile()
     env = {
         **os.environ,
         "DATABASE_NAME": str(connection.settings_dict["NAME"]),
@@ -68,50 +67,55 @@ def test_posts_that_commit_answer_success_while_redis_is_down(celery_worker_proc
         "GUNICORN_WORKERS": "1",
         "LOG_LEVEL": "WARNING",
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi:application",
-         "--config", str(BASE_DIR / "platform" / "gunicorn.conf.py")],
-        cwd=BASE_DIR, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, f"gunicorn exited with {server.returncode}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi:application",
+             "--config", str(BASE_DIR / "platform" / "gunicorn.conf.py")],
+            cwd=BASE_DIR, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                assert server.poll() is None, f"gunicorn exited with {server.returncode}"
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "gunicorn did not start"
+                    time.sleep(0.2)
 
-        status, body = _request(
-            port, "POST", "/api/v1/auth/token", {"username": "rd-alice", "password": PASSWORD}, {}
-        )
-        assert status == 200 and body.get("token"), (status, body)
+            status, body = _request(
+                port,
+                "POST",
+                "/api/v1/auth/token",
+                {"username": "rd-alice", "password": PASSWORD},
+                {},
+            )
+            assert status == 200 and body.get("token"), (status, body)
 
-        challenge = {"opponent": "rd-bob", "color": "white"}
-        key = {"Idempotency-Key": "redis-down-retry-1"}
-        first = _request(port, "POST", "/api/v1/challenges", challenge, {**auth, **key})
-        # The client saw an error (or gave up) and retries with the same key.
-        again = _request(port, "POST", "/api/v1/challenges", challenge, {**auth, **key})
-        assert first[0] == 201, first
-        assert again[0] in (200, 201) and again[1]["id"] == first[1]["id"], again
-        assert Challenge.objects.filter(created_by=alice).count() == 1
+            challenge = {"opponent": "rd-bob", "color": "white"}
+            key = {"Idempotency-Key": "redis-down-retry-1"}
+            first = _request(port, "POST", "/api/v1/challenges", challenge, {**auth, **key})
+            # The client saw an error (or gave up) and retries with the same key.
+            again = _request(port, "POST", "/api/v1/challenges", challenge, {**auth, **key})
+            assert first[0] == 201, first
+            assert again[0] in (200, 201) and again[1]["id"] == first[1]["id"], again
+            assert Challenge.objects.filter(created_by=alice).count() == 1
 
-        status, body = _request(
-            port, "POST", f"/api/v1/games/{game.pk}/turns", {"ply": 1, "turn": "D2L"}, auth
-        )
-        assert status in (200, 201), (status, body)
-        assert Game.objects.get(pk=game.pk).ply == 1
+            status, body = _request(
+                port, "POST", f"/api/v1/games/{game.pk}/turns", {"ply": 1, "turn": "D2L"}, auth
+            )
+            assert status in (200, 201), (status, body)
+            assert Game.objects.get(pk=game.pk).ply == 1
 
-        # A rated game ends: committed, so a success; its rating message is lost.
-        status, body = _request(port, "POST", f"/api/v1/games/{rated.pk}/resign", {}, auth)
-        assert status == 200, (status, body)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
-        log.seek(0)
-        output = log.read().decode(errors="replace")
+            # A rated game ends: committed, so a success; its rating message is lost.
+            status, body = _request(port, "POST", f"/api/v1/games/{rated.pk}/resign", {}, auth)
+            assert status == 200, (status, body)
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(30)
+            log.seek(0)
+            output = log.read().decode(errors="replace")
     assert "Internal Server Error" not in output, output
 
     # Redis is back (the worker's): the ratings sweep rates the game the lost message

@@ -31,9 +31,7 @@ STREAMS = 12
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="counts PostgreSQL's connections"
-    ),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="counts PostgreSQL's connections"),
 ]
 
 
