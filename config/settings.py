@@ -309,6 +309,9 @@ else:
                     "the connections"
                 )
             DATABASES["default"]["CONN_MAX_AGE"] = 0
+            # A pooled connection is checked as it is handed out: one broken by a server
+            # restart is replaced, not given to a request.
+            DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
             _options["pool"] = {
                 "min_size": DB_POOL_MIN_SIZE,
                 "max_size": DB_POOL_MAX_SIZE,

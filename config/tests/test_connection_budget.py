@@ -111,4 +111,4 @@ def test_the_pool_setting_reaches_django() -> None:
     done = _manage_check({"DB_POOL_MAX_SIZE": "3"})
     assert done.returncode == 0, done.stderr
     assert "'pool': {'min_size': 0, 'max_size': 3, 'timeout': 10}" in done.stdout
-    assert "'CONN_MAX_AGE': 0" in done.stdout
+    assert "'CONN_MAX_AGE': 0" in done.stdout and "'CONN_HEALTH_CHECKS': True" in done.stdout
