@@ -14,6 +14,11 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
     checks: dict[str, str] = {}
     try:
+        # A new connection (or one from the pool), not the one this process kept
+        # (CONN_MAX_AGE): that one works on while the server refuses every new client,
+        # and then every task fails (issue #14).
+        if not connection.in_atomic_block:
+            connection.close()
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()

@@ -254,6 +254,16 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
+# The connection pool (PostgreSQL only; 0, the default, means none): read and checked
+# here whatever the database, so a bad value stops any process.
+DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 0, minimum=0)
+DB_POOL_MIN_SIZE = env_int("DB_POOL_MIN_SIZE", 0, minimum=0)
+DB_POOL_TIMEOUT = env_int("DB_POOL_TIMEOUT", 10, minimum=1)
+if DB_POOL_MAX_SIZE and DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
+    raise ImproperlyConfigured(
+        f"DB_POOL_MIN_SIZE={DB_POOL_MIN_SIZE} must not exceed DB_POOL_MAX_SIZE={DB_POOL_MAX_SIZE}"
+    )
+
 if DATABASE_URL is None:
     DATABASES = {
         "default": {
@@ -291,6 +301,25 @@ else:
                 f"DATABASE_URL: prepare_threshold must be a number or none, not {_threshold!r}"
             )
         _options["prepare_threshold"] = None if _threshold == "none" else int(_threshold)
+        # A connection pool per process (psycopg_pool through Django): at most
+        # DB_POOL_MAX_SIZE connections however many threads ask, a thread waiting up to
+        # DB_POOL_TIMEOUT seconds for one.  The stream service turns it on
+        # (platform/gunicorn-stream.conf.py); platform/CONNECTIONS.md has the budget.
+        if DB_POOL_MAX_SIZE:
+            if env_int("CONN_MAX_AGE", 0, minimum=0):
+                raise ImproperlyConfigured(
+                    "CONN_MAX_AGE must be 0 (or unset) with DB_POOL_MAX_SIZE: the pool keeps "
+                    "the connections"
+                )
+            DATABASES["default"]["CONN_MAX_AGE"] = 0
+            # A pooled connection is checked as it is handed out: one broken by a server
+            # restart is replaced, not given to a request.
+            DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+            _options["pool"] = {
+                "min_size": DB_POOL_MIN_SIZE,
+                "max_size": DB_POOL_MAX_SIZE,
+                "timeout": DB_POOL_TIMEOUT,
+            }
 # A worker started by the test fixture is told the test database's name this way.
 if env_str("DATABASE_NAME"):
     DATABASES["default"]["NAME"] = env_str("DATABASE_NAME")
@@ -442,6 +471,11 @@ CELERY_BEAT_SCHEDULE["bots-sweep"] = {
     # message or a dead worker left waiting.
     "task": "bots.tasks.sweep_bots",
     "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
+    # Rates the recent rated games whose rating message was lost (broker down at commit).
+    "task": "ratings.tasks.sweep_unrated_games",
+    "schedule": 300.0,
 }
 CELERY_BEAT_SCHEDULE["stream-prune"] = {
     # Deletes stream events older than EVENT_RETENTION_HOURS.

@@ -14,8 +14,14 @@ _web = runpy.run_path(str(Path(__file__).with_name("gunicorn.conf.py")))
 globals().update({name: value for name, value in _web.items() if not name.startswith("_")})
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8001")
-workers = int(os.environ.get("GUNICORN_WORKERS", "1"))
+# Its own variable, not GUNICORN_WORKERS: the env file is shared with the web service,
+# and every stream process counts in the connection budget (platform/CONNECTIONS.md).
+workers = int(os.environ.get("STREAM_WORKERS", "1"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "100"))
+# Threads share a pool of at most this many PostgreSQL connections per process, and a
+# stream gives its connection back between polls (stream/events.py): 100 waiting
+# streams need a handful, not 100.  Read by config/settings.py (DB_POOL_MAX_SIZE).
+os.environ.setdefault("DB_POOL_MAX_SIZE", "10")
 worker_connections = threads
 keepalive = 5

@@ -6,7 +6,8 @@ STREAM_MAX_SECONDS (or ``?timeout=``, if shorter); the client then reconnects an
 first gets the open challenges and running games again, so it misses nothing.
 
 Deployment note: each open stream holds one server thread for its lifetime
-(gunicorn: use threads, e.g. GUNICORN_THREADS, or an async worker).
+(gunicorn: use threads, e.g. GUNICORN_THREADS, or an async worker), but no database
+connection while it waits (stream/events.py gives it back between polls).
 """
 
 from __future__ import annotations

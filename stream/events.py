@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from django.db import connection
 from django.db.models import Max, Q
 
 from accounts.models import Profile
@@ -143,6 +144,17 @@ def snapshot_lines(user_id: int) -> Iterator[bytes]:
         yield _line({"type": Event.Type.GAME_START, "game": game_payload(game, user_id)})
 
 
+def _release_connection() -> None:
+    """Give this thread's database connection back between polls: a stream waits far
+    longer than it reads, and a connection kept per waiting stream (CONN_MAX_AGE) once
+    took all of PostgreSQL's (issue #14).  With the pool (DB_POOL_MAX_SIZE, on in the
+    stream service) this returns it to the pool; without, it disconnects.  Inside a
+    transaction (a test's, or a caller's) the connection is left alone: closing it
+    would break that transaction."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def event_lines(
     user_id: int,
     *,
@@ -161,12 +173,18 @@ def event_lines(
     """
     started = clock()
     floor = Event.objects.filter(user_id=user_id).aggregate(top=Max("id"))["top"] or 0
-    yield from snapshot_lines(user_id)
+    snapshot = list(snapshot_lines(user_id))
+    _release_connection()
+    yield from snapshot
     sent: dict[int, float] = {}
     last_write = clock()
     while clock() - started < lifetime:
         now = clock()
-        for event in Event.objects.filter(user_id=user_id, id__gt=floor).order_by("id")[:500]:
+        fresh = list(Event.objects.filter(user_id=user_id, id__gt=floor).order_by("id")[:500])
+        # Read, then let go of the connection before writing to a possibly slow client
+        # or sleeping: a waiting stream holds none (see _release_connection).
+        _release_connection()
+        for event in fresh:
             if event.pk in sent:
                 continue
             sent[event.pk] = now
