@@ -56,10 +56,14 @@ def test_the_shipped_processes_fit_in_postgresqls_connections(
     stream_connections = int(stream["workers"]) * min(pool, threads)  # type: ignore[call-overload]
 
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-    worker_command = " ".join(services["worker"]["command"])
-    concurrency = re.search(r"--concurrency[= ](\d+)", worker_command)
-    assert concurrency, "the worker's concurrency must be fixed, not the machine's CPU count"
-    worker_connections = int(concurrency.group(1)) + 1  # prefork children + the parent
+    # One worker service per queue (worker-interactive, worker-matches, ...).
+    workers = {name: service for name, service in services.items() if name.startswith("worker")}
+    assert workers, "docker-compose.yml runs no Celery worker"
+    worker_connections = 0
+    for name, service in workers.items():
+        concurrency = re.search(r"--concurrency[= ](\d+)", " ".join(service["command"]))
+        assert concurrency, f"{name}: the concurrency must be fixed, not the machine's CPU count"
+        worker_connections += int(concurrency.group(1)) + 1  # prefork children + the parent
     beat_connections = 1
     migrate_connections = 1
 
