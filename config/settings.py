@@ -161,6 +161,7 @@ INSTALLED_APPS = [
     "stream",
     "notifications",
     "tournaments",
+    "analysis",
     "archive",
     "web",
 ]
@@ -401,6 +402,11 @@ CELERY_BEAT_SCHEDULE["bots-sweep"] = {
     "task": "bots.tasks.sweep_bots",
     "schedule": 60.0,
 }
+CELERY_BEAT_SCHEDULE["explorer-catch-up"] = {
+    # Indexes finished games the opening explorer lacks (a lost message; imported games).
+    "task": "analysis.tasks.index_unindexed_games",
+    "schedule": 3600.0,
+}
 CELERY_BEAT_SCHEDULE["stream-prune"] = {
     # Deletes stream events older than EVENT_RETENTION_HOURS.
     "task": "stream.tasks.prune_events",
@@ -506,7 +512,13 @@ API_THROTTLE_RATES = {
     "accounts": env_rate("THROTTLE_ACCOUNTS", "1000/minute" if TESTING else "20/hour"),
     "token": env_rate("THROTTLE_TOKEN", "1000/minute" if TESTING else "30/minute"),
     "turns": env_rate("THROTTLE_TURNS", "1000/minute" if TESTING else "120/minute"),
+    # Analyses of other people's games (a game's players analyse theirs freely).
+    "analysis": env_rate("THROTTLE_ANALYSIS", "1000/minute" if TESTING else "10/hour"),
 }
+# The engine's node budget per position of a game analysis, and per analysis-board
+# request (deterministic: the same position always gets the same verdict).
+ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1)
+ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Adaptoid correspondence API",

@@ -37,6 +37,7 @@ urlpatterns = [
     path("api/v1/", include("bots.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("stream.api_urls")),
+    path("api/v1/", include("analysis.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("tournaments/", include(_with("tournaments.urls", "tournaments_urlpatterns"))),
     path("", include("bots.urls")),  # bots, bot matches
