@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Profile
+from analysis import tasks as explorer_tasks
 from accounts.usernames import IMPORTED_SUFFIX
 from archive.records import iter_games, one_game, tournament_games
 from core.text import strip_hidden
@@ -301,4 +302,6 @@ def _store(record: GameRecord, position: Position, result: str, termination: str
             )
             mover_is_white = not mover_is_white
         TurnRow.objects.bulk_create(rows)
+        # Imported games finish without game_finished: the explorer is told here.
+        explorer_tasks.index_games.delay([game.pk])
     return game
