@@ -64,17 +64,18 @@ class IndexedGame:
     turns: Sequence[str]
 
 
-def reached(start: str, turns: Iterable[str]) -> list[tuple[int, str]]:
-    """(position key, turn played from it) along a game, "" after its last turn; each
-    pair once (a repeated position played the same way counts once per game)."""
+def reached(start: str, turns: Iterable[str]) -> dict[tuple[int, str], int]:
+    """{(position key, turn played from it): ply} along a game ("" after its last turn),
+    in order; each pair once, at its first ply (a repeated position played the same way
+    counts once per game)."""
     position = Position.from_string(start)
-    pairs: list[tuple[int, str]] = []
-    for text in turns:
-        key = position_key(str(position))
+    pairs: dict[tuple[int, str], int] = {}
+    played = 0
+    for played, text in enumerate(turns, 1):
+        pairs.setdefault((position_key(str(position)), text), played - 1)
         position.push(Turn.parse(text))  # stored turns were checked when played
-        pairs.append((key, text))
-    pairs.append((position_key(str(position)), ""))
-    return list(dict.fromkeys(pairs))
+    pairs.setdefault((position_key(str(position)), ""), played)
+    return pairs
 
 
 def _upsert(table: str, keys: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
@@ -112,12 +113,13 @@ def index_records(games: Sequence[IndexedGame]) -> int:
             totals = per_position[key]
             for i, count in enumerate(outcome):
                 totals[i] += count
-        for key, turn in pairs:
+        for (key, turn), ply in pairs.items():
             entries.append(
                 ExplorerEntry(
                     key=key,
                     game_id=game.id,
                     turn=turn,
+                    ply=ply,
                     white_id=game.white_id,
                     black_id=game.black_id,
                     result=game.result,

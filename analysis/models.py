@@ -109,6 +109,8 @@ class ExplorerEntry(models.Model):
         "games.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
     )
     turn = models.CharField(_("turn"), max_length=64, blank=True)
+    # Turns played before the game first reached the position this way (its page's ?ply=).
+    ply = models.PositiveSmallIntegerField(_("ply"))
     white = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
     )
