@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
 from analysis.models import ExplorerEntry, ExplorerGame, ExplorerPosition, ExplorerTurn
 from engine import Position, Turn
@@ -230,20 +230,8 @@ def _turn_json(turn: str, games: int, white: int, black: int, draws: int) -> dic
     return {"turn": turn, "games": games, "white": white, "black": black, "draws": draws}
 
 
-def explore(position: Position, filters: ExplorerFilters | None = None) -> dict[str, Any]:
-    """The explorer's answer for a position (see the module docstring)."""
-    filters = filters or ExplorerFilters()
-    text = str(position)
-    key = position_key(text)
-    if filters.empty:
-        total = ExplorerPosition.objects.filter(key=key).values_list("games", flat=True).first()
-        turns = [
-            _turn_json(*row)
-            for row in ExplorerTurn.objects.filter(key=key)
-            .order_by("-games", "turn")
-            .values_list("turn", "games", "white", "black", "draws")
-        ]
-        return {"position": text, "games": total or 0, "turns": turns}
+def matching_entries(key: int, filters: ExplorerFilters) -> QuerySet[ExplorerEntry]:
+    """The ExplorerEntry rows of a position that pass the filters."""
     entries = ExplorerEntry.objects.filter(key=key)
     if filters.player_id is not None:
         if filters.color == "white":
@@ -260,6 +248,39 @@ def explore(position: Position, filters: ExplorerFilters | None = None) -> dict[
         entries = entries.filter(finished__date__gte=filters.since)
     if filters.until is not None:
         entries = entries.filter(finished__date__lte=filters.until)
+    return entries
+
+
+def games_at(
+    position: Position, filters: ExplorerFilters | None = None, limit: int = 20
+) -> list[tuple[int, int]]:
+    """The newest games (by id: the key's unique index reads them in order, however many
+    there are) that reached the position: (game id, ply) pairs."""
+    entries = matching_entries(position_key(str(position)), filters or ExplorerFilters())
+    seen: dict[int, int] = {}
+    rows = entries.order_by("-game_id", "ply").values_list("game_id", "ply")[: limit * 4]
+    for game_id, ply in rows:
+        seen.setdefault(game_id, ply)
+        if len(seen) == limit:
+            break
+    return list(seen.items())
+
+
+def explore(position: Position, filters: ExplorerFilters | None = None) -> dict[str, Any]:
+    """The explorer's answer for a position (see the module docstring)."""
+    filters = filters or ExplorerFilters()
+    text = str(position)
+    key = position_key(text)
+    if filters.empty:
+        total = ExplorerPosition.objects.filter(key=key).values_list("games", flat=True).first()
+        turns = [
+            _turn_json(*row)
+            for row in ExplorerTurn.objects.filter(key=key)
+            .order_by("-games", "turn")
+            .values_list("turn", "games", "white", "black", "draws")
+        ]
+        return {"position": text, "games": total or 0, "turns": turns}
+    entries = matching_entries(key, filters)
     total = entries.values("game_id").distinct().count()
     grouped = (
         entries.exclude(turn="")

@@ -42,6 +42,7 @@ urlpatterns = [
     path("tournaments/", include(_with("tournaments.urls", "tournaments_urlpatterns"))),
     path("", include("bots.urls")),  # bots, bot matches
     path("", include("ratings.urls")),  # leaderboard, rating charts
+    path("", include("analysis.urls")),  # the opening explorer, "Analyse"
     path("", include("web.urls")),
 ]
 
