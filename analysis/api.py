@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from celery.result import AsyncResult
@@ -16,7 +17,7 @@ from rest_framework.views import APIView
 
 from analysis import explorer, services, tasks
 from analysis.models import GameAnalysis
-from analysis.throttling import AnalysisThrottle
+from analysis.throttling import AnalysisThrottle, EvaluationThrottle
 from core.api import error_responses as _errors
 from games.models import Game
 
@@ -177,19 +178,22 @@ class ExplorerView(APIView):
 
 class EvaluationsView(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [EvaluationThrottle]
 
     @extend_schema(
         operation_id="evaluate_position",
         request=EvaluateRequestSerializer,
-        responses={202: EvaluationSerializer, **_errors(400)},
+        responses={202: EvaluationSerializer, **_errors(400, 429)},
     )
     def post(self, request: Request) -> Response:
         """Evaluate one position (the analysis board): a short job; poll its id."""
         params = EvaluateRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         position = services.parse_position(params.validated_data["position"].strip())
-        result = tasks.evaluate_position.delay(str(position))
-        return Response({"id": result.id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
+        job_id = str(uuid.uuid4())
+        # Its result is kept (polled by id), even when sent at a surrounding commit.
+        tasks.evaluate_position.apply_async((str(position),), task_id=job_id, ignore_result=False)
+        return Response({"id": job_id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
 
 
 class EvaluationView(APIView):

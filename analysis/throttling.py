@@ -9,6 +9,8 @@ from django.conf import settings
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.addresses import client_address
+
 
 class AnalysisThrottle(SimpleRateThrottle):
     scope = "analysis"
@@ -20,3 +22,15 @@ class AnalysisThrottle(SimpleRateThrottle):
         if not (request.user and request.user.is_authenticated):
             return None
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class EvaluationThrottle(AnalysisThrottle):
+    """Analysis-board evaluations: per user, or per address for visitors."""
+
+    scope = "evaluations"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.method != "POST":
+            return None
+        ident = request.user.pk if request.user.is_authenticated else client_address(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -514,6 +514,8 @@ API_THROTTLE_RATES = {
     "turns": env_rate("THROTTLE_TURNS", "1000/minute" if TESTING else "120/minute"),
     # Analyses of other people's games (a game's players analyse theirs freely).
     "analysis": env_rate("THROTTLE_ANALYSIS", "1000/minute" if TESTING else "10/hour"),
+    # Analysis-board evaluations (short jobs), per user or visitor address.
+    "evaluations": env_rate("THROTTLE_EVALUATIONS", "1000/minute" if TESTING else "30/minute"),
 }
 # The engine's node budget per position of a game analysis, and per analysis-board
 # request (deterministic: the same position always gets the same verdict).

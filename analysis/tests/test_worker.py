@@ -97,3 +97,21 @@ def test_a_worker_killed_mid_analysis_leaves_a_job_that_resumes(
     assert sorted(rows) == list(range(game.ply + 1))
     assert {ply: rows[ply] for ply in kept} == kept  # the earlier positions were kept
     assert len(alice.client.get(_url(game.pk)).json()["turns"]) == game.ply
+
+
+def test_the_analysis_board_evaluates_a_position_in_a_short_job(
+    celery_worker_process: Any, api: Any, client: Any
+) -> None:
+    page = client.get("/analysis/").content.decode()
+    assert 'id="evaluate-button"' in page and "analysis/evaluate.js" in page
+    text = "C3W11,D4B00,F7B00,G7B00 w 4-0"  # White captures D4 and wins
+    queued = api.post("/api/v1/evaluations", {"position": text}, format="json")
+    assert queued.status_code == 202 and queued.json()["status"] == "queued"
+    job = queued.json()["id"]
+    body = wait_for(
+        lambda: (answer := api.get(f"/api/v1/evaluations/{job}").json())["status"] == "done"
+        and answer,
+        celery_worker_process,
+    )
+    assert body["eval"] == 1.0 and body["best"] == "C3xD4" and body["pv"] == ["C3xD4"]
+    assert body["position"] == text
