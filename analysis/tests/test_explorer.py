@@ -184,3 +184,16 @@ def test_a_game_is_indexed_once_however_often_the_job_runs(archive) -> None:
     start.refresh_from_db()
     assert start.games == len(ids)
     assert list(explorer.unindexed_games()) == []
+
+
+def test_the_backfill_command_indexes_the_games_the_explorer_lacks(api, alice, bob) -> None:
+    from django.core.management import call_command
+
+    from analysis.tasks import index_unindexed_games
+
+    games = [_play(alice.user, bob.user, ["D2L"]) for _ in range(3)]
+    assert sorted(explorer.unindexed_games()) == [game.pk for game in games]
+    call_command("index_explorer")
+    assert api.get(URL).json()["games"] == 3
+    assert list(explorer.unindexed_games()) == []
+    assert index_unindexed_games.apply().get() == 0  # the hourly catch-up: nothing left
