@@ -98,9 +98,14 @@ def fill(total: int, pool: list[list[str]]) -> None:
     if args.keep and ExplorerGame.objects.count() >= total:
         return
     print(f"storing and indexing {total:,} games…", flush=True)
-    for model in (ExplorerEntry, ExplorerTurn, ExplorerPosition, ExplorerGame, TurnRow):
-        model.objects.all().delete()
-    Game.objects.all().delete()
+    if connection.vendor == "postgresql":  # (the ORM's cascade would list every id)
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {Game._meta.db_table}, {ExplorerPosition._meta.db_table}, "
+                           f"{ExplorerTurn._meta.db_table} CASCADE")  # fmt: skip
+    else:
+        for model in (ExplorerEntry, ExplorerTurn, ExplorerPosition, ExplorerGame, TurnRow):
+            model.objects.all().delete()
+        Game.objects.all().delete()
     rng = random.Random(17)
     players = [User.objects.get_or_create(username=f"bench{i:03d}")[0] for i in range(200)]
     start = Position.standard().to_string()
