@@ -72,3 +72,24 @@ def test_the_explorer_page_shows_counts_and_goes_deeper(client, alice, bob) -> N
     bad = client.get("/explorer/", {"position": "Z9W00 w 0-0", "player": "nobody"})
     assert bad.status_code == 200  # messages, and the start
     assert "Z9" in bad.content.decode() and "filters were ignored" in bad.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "explorer_title", "panel_title", "blunder"),
+    [
+        ("ru", "Дебютный справочник", "Компьютерный анализ", "Грубая ошибка"),
+        ("eo", "Malfermaĵa esplorilo", "Komputila analizo", "Fuŝo"),
+    ],
+)
+def test_the_pages_come_out_in_the_language(
+    client, alice, bob, language, explorer_title, panel_title, blunder
+) -> None:
+    game, _ply = blunder_game(alice.user, bob.user)
+    analysis, _created = services.request_analysis(game=game, user=alice.user)
+    services.run_analysis(analysis.pk)
+    explorer.index_games([game.pk])
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    page = client.get("/explorer/", **headers).content.decode()
+    assert explorer_title in page and "Opening explorer" not in page
+    page = client.get(f"/games/{game.pk}/", **headers).content.decode()
+    assert panel_title in page and blunder in page and "Computer analysis" not in page
