@@ -199,6 +199,20 @@ def unindexed_games() -> Any:
     )
 
 
+def index_unindexed(report: Any = None) -> int:
+    """Index every finished game the explorer lacks, a batch at a time (the backfill and
+    the hourly catch-up); `report(total)` is called after each batch."""
+    total = 0
+    while True:
+        batch = list(unindexed_games()[:BATCH])
+        done = index_games(batch) if batch else 0
+        if not done:
+            return total
+        total += done
+        if report is not None:
+            report(total)
+
+
 def _texts(game_ids: list[int]) -> dict[int, list[str]]:
     from games.models import Turn as TurnRow
 

@@ -29,9 +29,12 @@ def evaluation_svg(
 
     line = " ".join(f"{x(ply):.1f},{y(value):.1f}" for ply, value, _label, _j in points)
     area = f"{x(0):.1f},{y(0):.1f} {line} {x(points[-1][0]):.1f},{y(0):.1f}"
-    parts = [
+    opening = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="eval-graph" viewBox="0 0 {WIDTH:.0f} '
-        f'{HEIGHT:.0f}" role="img" aria-labelledby="eval-graph-title">',
+        f'{HEIGHT:.0f}" role="img" aria-labelledby="eval-graph-title">'
+    )
+    parts = [
+        opening,
         f'<title id="eval-graph-title">{escape(title)}</title>',
         f'<rect class="black-side" x="0" y="0" width="{WIDTH:.0f}" height="{HEIGHT:.0f}"/>',
         f'<polygon class="white-side" points="{area}"/>',

@@ -64,14 +64,6 @@ def index_games(self: Task, game_ids: list[int]) -> int:
 def index_unindexed_games(self: Task) -> int:
     """The explorer's catch-up: every finished game not indexed yet, in batches (the
     backfill of games finished before the explorer existed, or whose job was lost)."""
-    from analysis.explorer import BATCH, index_games as index, unindexed_games
+    from analysis.explorer import index_unindexed
 
-    total = 0
-    while True:
-        batch = list(unindexed_games()[:BATCH])
-        if not batch:
-            return total
-        done = index(batch)
-        total += done
-        if not done:
-            return total
+    return index_unindexed()

@@ -117,7 +117,11 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     is_player = game.color_of(request.user.pk) is not None
     throttle = AnalysisThrottle()
-    if not is_player and not hasattr(game, "analysis") and not throttle.allow_request(request, None):
+    if (
+        not is_player
+        and not hasattr(game, "analysis")
+        and not throttle.allow_request(request, None)
+    ):
         messages.error(request, _("Too many analyses asked for: try again later."))
         return redirect("web:game", game_id=game.pk)
     try:

@@ -121,7 +121,9 @@ class RecordView(APIView):
                 "format", str, enum=["agn", "json"], description="Default agn (text/plain)"
             ),
             OpenApiParameter(
-                "evals", str, enum=["1"],
+                "evals",
+                str,
+                enum=["1"],
                 description="1: the computer analysis's evaluations as {[%eval 0.63]} comments",
             ),
         ],

@@ -26,8 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import Profile
-from analysis import tasks as explorer_tasks
 from accounts.usernames import IMPORTED_SUFFIX
+from analysis import tasks as explorer_tasks
 from archive.records import evaluations, iter_games, one_game, tournament_games
 from core.text import strip_hidden
 from engine import STANDARD_START, GameRecord, Position, read_games, write_game

@@ -15,7 +15,6 @@ from analysis.models import GameAnalysis
 register = template.Library()
 
 
-
 def judgement_label(judgement: str) -> str:
     labels = {"inaccuracy": _("Inaccuracy"), "mistake": _("Mistake"), "blunder": _("Blunder")}
     return labels[judgement]

@@ -29,7 +29,9 @@ def test_the_analyse_button_queues_the_job_and_the_page_then_shows_progress(
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'action="/games/{game.pk}/analyse/"' in page
     response = client.post(f"/games/{game.pk}/analyse/")
-    assert response.status_code == 302 and response["Location"].endswith(f"/games/{game.pk}/#analysis")
+    assert response.status_code == 302 and response["Location"].endswith(
+        f"/games/{game.pk}/#analysis"
+    )
     assert GameAnalysis.objects.filter(game=game, status="queued").exists()
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Analysis in progress: 0%" in page and "analysis/progress.js" in page
@@ -42,7 +44,7 @@ def test_the_graph_links_every_ply_and_marks_the_blunder_with_the_better_turn(
     analysis, _created = services.request_analysis(game=game, user=alice.user)
     services.run_analysis(analysis.pk)
     page = client.get(f"/games/{game.pk}/?ply=3").content.decode()
-    graph = re.search(r'<svg[^>]*class="eval-graph".*?</svg>', page, re.S)
+    graph = re.search(r'<svg[^>]*class="eval-graph".*?</svg>', page, re.DOTALL)
     assert graph is not None
     links = re.findall(r'<a href="\?ply=(\d+)"', graph.group(0))
     assert links == [str(ply) for ply in range(game.ply + 1)]

@@ -109,8 +109,9 @@ def test_the_analysis_board_evaluates_a_position_in_a_short_job(
     assert queued.status_code == 202 and queued.json()["status"] == "queued"
     job = queued.json()["id"]
     body = wait_for(
-        lambda: (answer := api.get(f"/api/v1/evaluations/{job}").json())["status"] == "done"
-        and answer,
+        lambda: (
+            (answer := api.get(f"/api/v1/evaluations/{job}").json())["status"] == "done" and answer
+        ),
         celery_worker_process,
     )
     assert body["eval"] == 1.0 and body["best"] == "C3xD4" and body["pv"] == ["C3xD4"]

@@ -25,12 +25,5 @@ class Command(BaseCommand):
             tasks.index_unindexed_games.delay()
             self.stdout.write("queued analysis.tasks.index_unindexed_games")
             return
-        total = 0
-        while True:
-            batch = list(explorer.unindexed_games()[: explorer.BATCH])
-            done = explorer.index_games(batch) if batch else 0
-            total += done
-            if not done:
-                break
-            self.stdout.write(f"{total} games indexed…")
+        total = explorer.index_unindexed(lambda done: self.stdout.write(f"{done} games indexed…"))
         self.stdout.write(self.style.SUCCESS(f"{total} games indexed"))
