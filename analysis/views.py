@@ -71,6 +71,9 @@ def explorer_page(request: HttpRequest) -> HttpResponse:
                 "white_pct": round(100 * row["white"] / share),
                 "draws_pct": round(100 * row["draws"] / share),
                 "black_pct": round(100 * row["black"] / share),
+                # The bar's segments (SVG attributes: the policy allows no inline style).
+                "draws_x": 100 * row["white"] / share,
+                "black_x": 100 * (row["white"] + row["draws"]) / share,
             }
         )
     found = explorer.games_at(position, filters)
