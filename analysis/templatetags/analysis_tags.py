@@ -22,6 +22,8 @@ def judgement_label(judgement: str) -> str:
 
 @register.inclusion_tag("analysis/_panel.html", takes_context=True)
 def game_analysis(context: Any, game: Any, view_ply: int | None = None) -> dict[str, Any]:
+    if game.status != "finished" or not game.start_position:
+        return {"game": game}  # no panel, no query (games/game.html shows every game)
     request = context.get("request")
     user = getattr(request, "user", None)
     analysis = GameAnalysis.objects.filter(game=game).first()

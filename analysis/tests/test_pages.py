@@ -95,3 +95,12 @@ def test_the_pages_come_out_in_the_language(
     assert explorer_title in page and "Opening explorer" not in page
     page = client.get(f"/games/{game.pk}/", **headers).content.decode()
     assert panel_title in page and blunder in page and "Computer analysis" not in page
+
+
+def test_a_game_in_play_has_no_analysis_panel(client, alice, bob) -> None:
+    from games import services as game_services
+
+    game = game_services.start_game(white=alice.user, black=bob.user)
+    client.force_login(alice.user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Computer analysis" not in page and "/analyse/" not in page
