@@ -8,10 +8,10 @@ running totals ExplorerPosition (per position) and ExplorerTurn (per position an
 go up by one game and its result.  A game is indexed once (ExplorerGame), however often
 the job runs; nothing is ever rescanned.
 
-Querying (:func:`explore`): without filters, one primary-key row and one index range of
-ExplorerTurn — a cost that does not grow with the number of games stored.  With
-filters (player, colour, rated, dates, imported) the position's ExplorerEntry rows are
-grouped instead.
+Querying (:func:`explore`): without filters, or with only ``rated``/``imported``, the
+totals: a few rows of one index range of ExplorerPosition and of ExplorerTurn (split
+by those two flags) — a cost that does not grow with the number of games stored.
+With a player or dates the position's ExplorerEntry rows are grouped instead.
 
 A position is its 64-bit key (:func:`position_key`): a digest of the engine's canonical
 position string, so the same pieces, side to move, scores and board are the same
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from analysis.models import ExplorerEntry, ExplorerGame, ExplorerPosition, ExplorerTurn
 from engine import Position, Turn
@@ -103,14 +103,15 @@ def _upsert(table: str, keys: Sequence[str], rows: list[tuple[Any, ...]]) -> Non
 def index_records(games: Sequence[IndexedGame]) -> int:
     """Index these games (already claimed in ExplorerGame by the caller's transaction)."""
     entries: list[ExplorerEntry] = []
-    per_position: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    per_turn: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    per_position: dict[tuple[int, bool, bool], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    per_turn: dict[tuple[int, str, bool, bool], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for game in games:
+        kind = (bool(game.rated), bool(game.imported))
         column = _RESULT_COLUMN.get(game.result)
         outcome = (1, column == "white", column == "black", column == "draws")
         pairs = reached(game.start, game.turns)
         for key in dict.fromkeys(key for key, _turn in pairs):
-            totals = per_position[key]
+            totals = per_position[(key, *kind)]
             for i, count in enumerate(outcome):
                 totals[i] += count
         for (key, turn), ply in pairs.items():
@@ -129,19 +130,19 @@ def index_records(games: Sequence[IndexedGame]) -> int:
                 )
             )
             if turn:
-                totals = per_turn[key, turn]
+                totals = per_turn[(key, turn, *kind)]
                 for i, count in enumerate(outcome):
                     totals[i] += count
     ExplorerEntry.objects.bulk_create(entries, batch_size=2000)
     _upsert(
         ExplorerPosition._meta.db_table,
-        ["key"],
-        [(key, *totals) for key, totals in sorted(per_position.items())],
+        ["key", "rated", "imported"],
+        [(*group, *totals) for group, totals in sorted(per_position.items())],
     )
     _upsert(
         ExplorerTurn._meta.db_table,
-        ["key", "turn"],
-        [(key, turn, *totals) for (key, turn), totals in sorted(per_turn.items())],
+        ["key", "turn", "rated", "imported"],
+        [(*group, *totals) for group, totals in sorted(per_turn.items())],
     )
     return len(games)
 
@@ -236,8 +237,9 @@ class ExplorerFilters:
     imported: bool = True  # False: leave imported games out
 
     @property
-    def empty(self) -> bool:
-        return self == ExplorerFilters()
+    def totals_suffice(self) -> bool:
+        """True when the running totals answer (no player, no dates)."""
+        return self.player_id is None and self.since is None and self.until is None
 
 
 def _turn_json(turn: str, games: int, white: int, black: int, draws: int) -> dict[str, Any]:
@@ -285,14 +287,23 @@ def explore(position: Position, filters: ExplorerFilters | None = None) -> dict[
     filters = filters or ExplorerFilters()
     text = str(position)
     key = position_key(text)
-    if filters.empty:
-        total = ExplorerPosition.objects.filter(key=key).values_list("games", flat=True).first()
-        turns = [
-            _turn_json(*row)
-            for row in ExplorerTurn.objects.filter(key=key)
-            .order_by("-games", "turn")
-            .values_list("turn", "games", "white", "black", "draws")
-        ]
+    if filters.totals_suffice:
+        kinds = Q()
+        if filters.rated is not None:
+            kinds &= Q(rated=filters.rated)
+        if not filters.imported:
+            kinds &= Q(imported=False)
+        positions = ExplorerPosition.objects.filter(kinds, key=key)
+        total = positions.aggregate(games=Sum("games"))["games"]
+        rows = (
+            ExplorerTurn.objects.filter(kinds, key=key)
+            .values("turn")
+            .annotate(
+                n=Sum("games"), w=Sum("white"), b=Sum("black"), d=Sum("draws")
+            )
+            .order_by("-n", "turn")
+        )  # fmt: skip
+        turns = [_turn_json(r["turn"], r["n"], r["w"], r["b"], r["d"]) for r in rows]
         return {"position": text, "games": total or 0, "turns": turns}
     entries = matching_entries(key, filters)
     total = entries.values("game_id").distinct().count()

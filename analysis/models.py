@@ -9,8 +9,9 @@
 * :class:`ExplorerEntry` — one row per (position reached, game, turn played from it):
   the filtered queries read these.
 * :class:`ExplorerPosition` / :class:`ExplorerTurn` — running totals per position and
-  per (position, turn): the unfiltered query reads one row and one index range,
-  whatever the number of games stored.
+  per (position, turn), split by rated/imported: the unfiltered query (and the
+  ``rated``/``imported`` filters) read a few rows of one index range, whatever the
+  number of games stored.
 
 Positions are keyed by a 64-bit digest of the engine's canonical position string
 (pieces, side to move, scores, board): analysis.services.position_key.
@@ -137,9 +138,13 @@ class ExplorerEntry(models.Model):
 
 
 class ExplorerPosition(models.Model):
-    """How many indexed games reached a position, and their results."""
+    """How many indexed games reached a position, and their results, per kind of game
+    (rated or not, imported or not: at most four rows per position, so that those two
+    filters read totals too)."""
 
-    key = models.BigIntegerField(_("position key"), primary_key=True)
+    key = models.BigIntegerField(_("position key"))
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
     games = models.PositiveIntegerField(default=0)
     white = models.PositiveIntegerField(default=0)
     black = models.PositiveIntegerField(default=0)
@@ -148,13 +153,21 @@ class ExplorerPosition(models.Model):
     class Meta:
         verbose_name = _("explorer position")
         verbose_name_plural = _("explorer positions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key", "rated", "imported"], name="explorerposition_unique_key_kind"
+            )
+        ]
 
 
 class ExplorerTurn(models.Model):
-    """How many indexed games played `turn` from a position, and their results."""
+    """How many indexed games played `turn` from a position, and their results, per kind
+    of game (as ExplorerPosition)."""
 
     key = models.BigIntegerField(_("position key"))
     turn = models.CharField(_("turn"), max_length=64)
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
     games = models.PositiveIntegerField(default=0)
     white = models.PositiveIntegerField(default=0)
     black = models.PositiveIntegerField(default=0)
@@ -164,5 +177,7 @@ class ExplorerTurn(models.Model):
         verbose_name = _("explorer turn")
         verbose_name_plural = _("explorer turns")
         constraints = [
-            models.UniqueConstraint(fields=["key", "turn"], name="explorerturn_unique_key_turn")
+            models.UniqueConstraint(
+                fields=["key", "turn", "rated", "imported"], name="explorerturn_unique_key_kind"
+            )
         ]
