@@ -201,7 +201,7 @@ def main() -> None:
     games = ExplorerGame.objects.count()
     entries = ExplorerEntry.objects.count()
     print(f"{connection.vendor}: {games:,} indexed games, {entries:,} entries, "
-          f"{ExplorerPosition.objects.values("key").distinct().count():,} positions")  # fmt: skip
+          f"{ExplorerPosition.objects.values('key').distinct().count():,} positions")  # fmt: skip
     print(f"incremental index job per finished game:  {percentiles(incremental(args.incremental))}")
     texts = query_positions(args.queries, pool)
     start = explorer.explore(Position.standard())
