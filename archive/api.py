@@ -124,7 +124,13 @@ class RecordView(APIView):
         parameters=[
             OpenApiParameter(
                 "format", str, enum=["agn", "json"], description="Default agn (text/plain)"
-            )
+            ),
+            OpenApiParameter(
+                "evals",
+                str,
+                enum=["1"],
+                description="1: the computer analysis's evaluations as {[%eval 0.63]} comments",
+            ),
         ],
         responses={
             (200, "text/plain"): OpenApiResponse(
@@ -141,7 +147,8 @@ class RecordView(APIView):
         game = records.one_game(game_id)
         if game is None:
             raise Http404
-        record = game.record()
+        with_evaluations = request.query_params.get("evals") == "1"
+        record = game.record(records.evaluations(game_id) if with_evaluations else None)
         text = write_game(record)
         if request.accepted_renderer.format == "json":
             return Response(

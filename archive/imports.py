@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.imported import imported_display_name, imported_player, imported_username
+from analysis import tasks as explorer_tasks
 from archive.errors import ImportFileRefused, TooManyImportJobs
 from archive.models import ImportedGame, ImportJob
 from engine import STANDARD_START, GameRecord, Position
@@ -378,6 +379,7 @@ def run_job(*, job_id: int) -> str:
                 import_record(record, number, job=job)
                 for number, record in enumerate(records[start : start + chunk], start + 1)
             ]
+            _index_for_explorer(entries)
             job.report = [*job.report, *(entry.as_json() for entry in entries)]
             job.processed = start + len(entries)
             job.stored += sum(entry.status == STORED for entry in entries)
@@ -425,15 +427,26 @@ class ImportReport:
     rejected: list[Rejection] = field(default_factory=list)
 
 
+def _index_for_explorer(entries: Iterable[ReportEntry]) -> None:
+    """Imported games finish without game_finished: the opening explorer is told here
+    (one job per chunk, sent when the chunk commits)."""
+    stored = [entry.game_id for entry in entries if entry.status == STORED and entry.game_id]
+    if stored:
+        explorer_tasks.index_games.delay(stored)
+
+
 def import_games(*, user: Any, text: str) -> ImportReport:
     """Import an .agn text at once, in this process (the site queues a job instead)."""
     report = ImportReport()
+    entries = []
     for number, record in enumerate(read_records(text), 1):
         entry = import_record(record, number)
+        entries.append(entry)
         if entry.status == STORED:
             report.stored.append(Game.objects.get(pk=entry.game_id))
         elif entry.status == DUPLICATE:
             report.duplicates.append(number)
         else:
             report.rejected.append(Rejection(number, entry.turn, entry_text(entry)))
+    _index_for_explorer(entries)
     return report

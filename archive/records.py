@@ -75,9 +75,10 @@ class ExportedGame:
         """False for a pie game that ended before its pieces were placed: no start, no turns."""
         return bool(self.start)
 
-    def record(self) -> GameRecord:
+    def record(self, evaluations: dict[int, float] | None = None) -> GameRecord:
         """The game's record, its tags in the format's order (raises WrongPhase without
-        a start position)."""
+        a start position).  `evaluations` (White's expected score after each ply, from
+        the game's computer analysis) become `{[%eval 0.63]}` comments after the turns."""
         if not self.start:
             raise errors.WrongPhase(_("The pieces of this pie game have not been placed yet."))
         headers = {
@@ -97,7 +98,15 @@ class ExportedGame:
         if self.termination:
             headers["Termination"] = self.termination
         headers["GameId"] = str(self.id)
-        return GameRecord(headers=headers, start=self.start, turns=self.turns, result=self.result)
+        comments = {
+            ply: f"[%eval {value:.2f}]"
+            for ply, value in (evaluations or {}).items()
+            if 1 <= ply <= len(self.turns)
+        }
+        return GameRecord(
+            headers=headers, start=self.start, turns=self.turns, result=self.result,
+            comments=comments,
+        )  # fmt: skip
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -163,6 +172,13 @@ def iter_games(games: QuerySet[Game], batch: int = BATCH) -> Iterator[ExportedGa
             if game.id in places:
                 game.event, game.round = places[game.id]
         yield from chunk
+
+
+def evaluations(game_id: int) -> dict[int, float]:
+    """The game's analysed evaluations by ply ({} before its analysis is done)."""
+    from analysis.services import evaluations_by_ply
+
+    return evaluations_by_ply(game_id)
 
 
 def one_game(game_id: int) -> ExportedGame | None:

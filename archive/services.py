@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from archive.records import iter_games, one_game, tournament_games
+from archive.records import evaluations, iter_games, one_game, tournament_games
 from engine import write_game
 from games.models import Game
 from tournaments.models import Tournament
@@ -156,11 +156,14 @@ def export(games: QuerySet[Game], fmt: str) -> tuple[Iterable[Any], str, str]:
     return export_agn(games), "text/plain; charset=utf-8", "adaptoid-archive.agn"
 
 
-def game_agn(game_id: int) -> str | None:
+def game_agn(game_id: int, *, with_evaluations: bool = False) -> str | None:
     """One game's record as .agn text; None when there is no such game (WrongPhase when
-    it has no record yet: a pie game whose pieces are not placed)."""
+    it has no record yet: a pie game whose pieces are not placed).  `with_evaluations`:
+    its analysis's evaluations as `{[%eval …]}` comments (docs/engine.md)."""
     game = one_game(game_id)
-    return None if game is None else write_game(game.record())
+    if game is None:
+        return None
+    return write_game(game.record(evaluations(game_id) if with_evaluations else None))
 
 
 def tournament_agn(tournament: Tournament) -> str:

@@ -88,7 +88,8 @@ def import_job_page(request: HttpRequest, job_id: int) -> HttpResponse:
 
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        text = services.game_agn(game_id)
+        # ?evals=1: the computer analysis's evaluations as comments (when there is one).
+        text = services.game_agn(game_id, with_evaluations=request.GET.get("evals") == "1")
     except errors.DomainError as exc:
         messages.error(request, str(exc.message))
         return redirect("web:game", game_id=game_id)

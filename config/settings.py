@@ -162,6 +162,7 @@ INSTALLED_APPS = [
     "notifications",
     "tournaments",
     "chat",
+    "analysis",
     "archive",
     "web",
 ]
@@ -403,12 +404,13 @@ else:
 # One queue per kind of work, each read by workers of its own (dev.py start,
 # docker-compose.yml, docs/reliability.md): a user's bot matches, a tournament's
 # pairing or a big import never wait in front of another user's bot reply.
-#   interactive  a person waits: bot replies and challenge answers, a game's clock expiry
+#   interactive  a person waits: bot replies and challenge answers, a game's clock expiry,
+#                an analysis-board evaluation
 #   matches      bot-against-bot matches (their turns, their advance and watch)
 #   tournaments  pairing and advancing rounds
 #   email        notifications and digests
 #   imports      .agn import jobs (long: minutes for a big file)
-#   analysis     game analysis (the analysis app)
+#   analysis     game analyses (long: a job per game)
 #   maintenance  sweeps, verification, pruning, ratings, and anything not routed
 # Tests prefix every queue with the session's own name, so that two sessions on one
 # broker never take each other's tasks (conftest's worker reads them all).
@@ -429,6 +431,11 @@ _ROUTES = {
     "tournaments.tasks.*": "tournaments",
     "notifications.tasks.*": "email",
     "archive.tasks.run_import_job": "imports",
+    # The analysis board's evaluation is short (30 s at most) and someone waits for it:
+    # never behind a long game analysis.  The explorer's indexing is background work.
+    "analysis.tasks.evaluate_position": "interactive",
+    "analysis.tasks.index_games": "maintenance",
+    "analysis.tasks.index_unindexed_games": "maintenance",
     "analysis.tasks.*": "analysis",
     "*": "maintenance",
 }
@@ -476,6 +483,11 @@ CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
     # Rates the recent rated games whose rating message was lost (broker down at commit).
     "task": "ratings.tasks.sweep_unrated_games",
     "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["explorer-catch-up"] = {
+    # Indexes finished games the opening explorer lacks (a lost message; imported games).
+    "task": "analysis.tasks.index_unindexed_games",
+    "schedule": 3600.0,
 }
 CELERY_BEAT_SCHEDULE["stream-prune"] = {
     # Deletes stream events older than EVENT_RETENTION_HOURS.
@@ -595,7 +607,15 @@ API_THROTTLE_RATES = {
     "turns": env_rate("THROTTLE_TURNS", "1000/minute" if TESTING else "120/minute"),
     # Game messages, per player (API and game page alike).
     "messages": env_rate("THROTTLE_MESSAGES", "1000/minute" if TESTING else "10/minute"),
+    # Analyses of other people's games (a game's players analyse theirs freely).
+    "analysis": env_rate("THROTTLE_ANALYSIS", "1000/minute" if TESTING else "10/hour"),
+    # Analysis-board evaluations (short jobs), per user or visitor address.
+    "evaluations": env_rate("THROTTLE_EVALUATIONS", "1000/minute" if TESTING else "30/minute"),
 }
+# The engine's node budget per position of a game analysis, and per analysis-board
+# request (deterministic: the same position always gets the same verdict).
+ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1)
+ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Adaptoid correspondence API",

@@ -37,11 +37,13 @@ urlpatterns = [
     path("api/v1/", include("bots.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
     path("api/v1/", include("stream.api_urls")),
+    path("api/v1/", include("analysis.api_urls")),
     path("healthz", healthz, name="healthz"),
     path("tournaments/", include(_with("tournaments.urls", "tournaments_urlpatterns"))),
     path("", include("bots.urls")),  # bots, bot matches
     path("", include("ratings.urls")),  # leaderboard, rating charts
     path("", include("chat.urls")),  # the game page's messages
+    path("", include("analysis.urls")),  # the opening explorer, "Analyse"
     path("", include("web.urls")),
 ]
 

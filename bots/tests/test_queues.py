@@ -29,6 +29,8 @@ ROUTES = {
     "notifications.tasks.send_digest": "email",
     "archive.tasks.run_import_job": "imports",
     "analysis.tasks.analyse_game": "analysis",
+    "analysis.tasks.evaluate_position": "interactive",
+    "analysis.tasks.index_games": "maintenance",
     "games.tasks.sweep_clocks": "maintenance",
     "games.tasks.verify_recent_games": "maintenance",
     "bots.tasks.sweep_bots": "maintenance",

@@ -146,6 +146,12 @@ ROWS: list[Row] = [
     Row("ratings-api:players", "GET", ALL_200),
     Row("ratings-api:player", "GET", ALL_200, _kw(username="alice")),
     Row("stream-api:events", "GET", (401, 400, 400, 400, 400), data={"timeout": "soon"}),
+    # --- API: analysis, explorer (the game is in play: not analysable, no analysis yet) -----
+    Row("analysis-api:game-analysis", "GET", (404,) * 5, _game),
+    Row("analysis-api:game-analysis", "POST", (401, 409, 409, 409, 409), _game),
+    Row("analysis-api:explorer", "GET", ALL_200),
+    Row("analysis-api:evaluations", "POST", (400,) * 5, data={"position": "Z9W00 w 0-0"}),
+    Row("analysis-api:evaluation", "GET", ALL_200, _kw(job_id="no-such-job")),
     # --- API: clocks, notifications -------------------------------------------------------
     Row("clocks-api:vacation", "GET", USERS_200),
     Row("clocks-api:vacation", "PUT", (401, 400, 400, 400, 400), data={"days": "many"}),
@@ -323,6 +329,8 @@ ROWS: list[Row] = [
     Row("bots:match-stop", "POST", (302,) + (404,) * 4, _kw(match_id=999_999)),
     Row("ratings:leaderboard", "GET", ALL_200),
     Row("ratings:rating-svg", "GET", ALL_200, _kw(username="alice")),
+    Row("analysis:explorer", "GET", ALL_200),
+    Row("analysis:analyse", "POST", (302,) * 5, _game),  # log in; or refused (in play)
 ]
 
 

@@ -1,0 +1,183 @@
+"""Computer analysis of finished games, and the opening explorer's index.
+
+* :class:`GameAnalysis` — one per game: the job's state and node budget.
+* :class:`AnalysedPosition` — the engine's verdict on the position after each ply
+  (ply 0: the start), stored one by one as the job goes, so a job that is run again
+  (a worker died) starts after the last stored ply.  The API's per-turn entries are
+  derived from two neighbouring positions (analysis.services.turn_entries).
+* :class:`ExplorerGame` — a finished game the explorer has indexed (once each).
+* :class:`ExplorerEntry` — one row per (position reached, game, turn played from it):
+  the filtered queries read these.
+* :class:`ExplorerPosition` / :class:`ExplorerTurn` — running totals per position and
+  per (position, turn), split by rated/imported: the unfiltered query (and the
+  ``rated``/``imported`` filters) read a few rows of one index range, whatever the
+  number of games stored.
+
+Positions are keyed by a 64-bit digest of the engine's canonical position string
+(pieces, side to move, scores, board): analysis.services.position_key.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class GameAnalysis(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game")
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED
+    )
+    # The engine's node budget per position, fixed at request time: a resumed job
+    # analyses its remaining positions exactly as the first run would have.
+    nodes = models.PositiveIntegerField(_("nodes per position"))
+    # Positions to analyse: the game's turns + 1 (the start).
+    positions = models.PositiveIntegerField(_("positions"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+    finished = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} ({self.status})"
+
+
+class AnalysedPosition(models.Model):
+    analysis = models.ForeignKey(
+        GameAnalysis, on_delete=models.CASCADE, related_name="rows", verbose_name=_("analysis")
+    )
+    ply = models.PositiveIntegerField(_("ply"))  # turns played before this position
+    expected = models.FloatField(_("White's expected score"))
+    best = models.CharField(_("best turn"), max_length=64, blank=True)  # "" once over
+    pv = models.CharField(_("principal variation"), max_length=1024, blank=True)
+
+    class Meta:
+        ordering = ["analysis", "ply"]
+        verbose_name = _("analysed position")
+        verbose_name_plural = _("analysed positions")
+        constraints = [
+            models.UniqueConstraint(fields=["analysis", "ply"], name="analysedposition_unique_ply")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.analysis_id}:{self.ply} {self.expected:.2f}"
+
+
+class ExplorerGame(models.Model):
+    """A game whose positions are in the explorer (its primary key is the game's)."""
+
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    indexed = models.DateTimeField(_("indexed"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("explorer game")
+        verbose_name_plural = _("explorer games")
+
+
+class ExplorerEntry(models.Model):
+    """A game reached a position and played `turn` from it ("" where it ended).
+
+    The game's filter fields are copied here, so a filtered query reads one table.
+    """
+
+    key = models.BigIntegerField(_("position key"))
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    turn = models.CharField(_("turn"), max_length=64, blank=True)
+    # Turns played before the game first reached the position this way (its page's ?ply=).
+    ply = models.PositiveSmallIntegerField(_("ply"))
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    result = models.CharField(_("result"), max_length=8)
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
+    finished = models.DateTimeField(_("finished"))
+
+    class Meta:
+        verbose_name = _("explorer entry")
+        verbose_name_plural = _("explorer entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key", "game", "turn"], name="explorerentry_unique_key_game_turn"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["white", "key"], name="explorerentry_white_key"),
+            models.Index(fields=["black", "key"], name="explorerentry_black_key"),
+        ]
+
+
+class ExplorerPosition(models.Model):
+    """How many indexed games reached a position, and their results, per kind of game
+    (rated or not, imported or not: at most four rows per position, so that those two
+    filters read totals too)."""
+
+    key = models.BigIntegerField(_("position key"))
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
+    games = models.PositiveIntegerField(default=0)
+    white = models.PositiveIntegerField(default=0)
+    black = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("explorer position")
+        verbose_name_plural = _("explorer positions")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key", "rated", "imported"], name="explorerposition_unique_key_kind"
+            )
+        ]
+
+
+class ExplorerTurn(models.Model):
+    """How many indexed games played `turn` from a position, and their results, per kind
+    of game (as ExplorerPosition)."""
+
+    key = models.BigIntegerField(_("position key"))
+    turn = models.CharField(_("turn"), max_length=64)
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
+    games = models.PositiveIntegerField(default=0)
+    white = models.PositiveIntegerField(default=0)
+    black = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("explorer turn")
+        verbose_name_plural = _("explorer turns")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key", "turn", "rated", "imported"], name="explorerturn_unique_key_kind"
+            )
+        ]
