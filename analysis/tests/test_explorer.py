@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from analysis import explorer
 from analysis.models import ExplorerEntry, ExplorerPosition
-from archive import services as archive_services
+from archive import imports as archive_imports
 from engine import Position
 from games import services as game_services
 from games.models import Game
@@ -101,7 +101,7 @@ def archive(make_player) -> dict[str, Any]:
     # Dated: a week old.
     Game.objects.filter(pk=games[0].pk).update(finished=timezone.now() - datetime.timedelta(7))
     game_services.start_game(white=people[0], black=people[1])  # ongoing: never counted
-    report = archive_services.import_games(user=people[0], text="1. C1 C5 2. C2 B4 0-1\n")
+    report = archive_imports.import_games(user=people[0], text="1. C1 C5 2. C2 B4 0-1\n")
     assert len(report.stored) == 1
     imported = report.stored[0]
     finished = list(Game.objects.filter(status=Game.Status.FINISHED).order_by("pk"))
