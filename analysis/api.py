@@ -151,7 +151,7 @@ class ExplorerView(APIView):
         parameters=[ExplorerFilterSerializer],
         responses={
             200: ExplorerSerializer,
-            **_errors(400, e400="`invalid_input` (a bad position, the engine's reason) "
+            **_errors(400, e400="`invalid_position` (a bad position, the engine's reason) "
                       "or `invalid` (a bad filter, with `fields`)"),
         },
     )  # fmt: skip

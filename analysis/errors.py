@@ -18,7 +18,7 @@ class GameNotFinished(DomainError):
 class InvalidPosition(DomainError):
     """A position string the engine cannot read; the message is the engine's reason."""
 
-    code = "invalid_input"
+    code = "invalid_position"  # as the engine's own error everywhere else (core.api.errors)
     default_message = _("This is not a position string.")
 
 

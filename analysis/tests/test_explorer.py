@@ -169,7 +169,7 @@ def test_filters_match_a_brute_force_count(api, archive) -> None:
 def test_bad_input_is_a_clear_400(api, archive) -> None:
     bad = api.get(URL, {"position": "Z9W00 w 0-0"})
     assert bad.status_code == 400
-    assert bad.json()["code"] == "invalid_input" and "Z9" in bad.json()["error"]
+    assert bad.json()["code"] == "invalid_position" and "Z9" in bad.json()["error"]
     for params in ({"player": "nobody"}, {"color": "white"}, {"since": "soon"}, {"rated": "?"}):
         response = api.get(URL, params)
         assert response.status_code == 400 and response.json()["code"] == "invalid", params
