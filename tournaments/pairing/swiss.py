@@ -300,26 +300,119 @@ def _pair_dutch_rules(
     validity = dutch_validity.ValidityMatcher(players, trf.x_section.forbidden_pairs)
     if not validity.is_valid_matching():
         raise Py4SwissPairingError("Round can not be paired")
+    forbidden = trf.x_section.forbidden_pairs
     brackets = dutch_bracket.Brackets(players, round_number)
     pairs: _Pairs = []
     while not brackets.is_finished():
-        pairer = dutch_bracket.BracketPairer(
-            brackets.get_current_bracket(), validity, initial_color
-        )
-        pairer.determine_heterogeneous_s1()
-        pairer.determine_heterogeneous_s2()
-        pairer.determine_homogeneous_exchanges()
-        pairer.determine_moves_from_s1_to_s2()
-        pairer.determine_moves_from_s2_to_s1()
-        pairer.perform_homogeneous_exchanges()
-        pairer.transpose_homogeneous_s2()
-        if not pairer.check_completion_criterium():
+        bracket = brackets.get_current_bracket()
+        if rules == "2026":
+            bracket_pairs, validity = _pair_bracket_2026(
+                bracket, validity, players, pairs, forbidden, initial_color
+            )
+        else:
+            bracket_pairs = _pair_bracket(bracket, validity, initial_color)
+        if bracket_pairs is None:
             brackets.collapse()
             continue
-        bracket_pairs = pairer.get_player_pairs()
         brackets.apply_bracket_pairings(bracket_pairs)
         pairs.extend(bracket_pairs)
     return pairs
+
+
+def _pair_bracket(
+    bracket: Any,
+    validity: Any,
+    initial_color: bool,
+    unrealisable: Sequence[tuple[_Player, _Player]] = (),
+    outlook: list[tuple[_Player, _Player]] | None = None,
+) -> _Pairs | None:
+    """py4swiss's pairing of one bracket, or None when the round could not be completed.
+
+    ``unrealisable`` are downfloater / next-bracket pairs that C.7's outlook
+    must not count; ``outlook`` receives the pairs the outlook counted.
+    """
+    pairer = dutch_bracket.BracketPairer(bracket, validity, initial_color)
+    # py4swiss keeps its bracket weights in a private attribute; dropping an
+    # edge there is the only way to tell its C.7 outlook a pair cannot happen.
+    matcher = pairer._bracket_matcher
+    if unrealisable:
+        for downfloater, lower in unrealisable:
+            matcher.remove_weight(downfloater, lower)
+        matcher.update_matching()
+    pairer.determine_heterogeneous_s1()
+    pairer.determine_heterogeneous_s2()
+    pairer.determine_homogeneous_exchanges()
+    pairer.determine_moves_from_s1_to_s2()
+    pairer.determine_moves_from_s2_to_s1()
+    pairer.perform_homogeneous_exchanges()
+    pairer.transpose_homogeneous_s2()
+    if not pairer.check_completion_criterium():
+        return None
+    if outlook is not None:
+        lower_role = dutch_player.PlayerRole.LOWER
+        outlook.extend(
+            (player, partner)
+            for player, partner in matcher.matching.items()
+            if player.role != lower_role and partner.role == lower_role
+        )
+    return pairer.get_player_pairs()
+
+
+def _pair_bracket_2026(
+    bracket: Any,
+    validity: Any,
+    players: list[_Player],
+    pairs: _Pairs,
+    forbidden: Any,
+    initial_color: bool,
+) -> tuple[_Pairs | None, Any]:
+    """One bracket under the 2026 rules: C.7's outlook counts only pairs that can happen.
+
+    C.7 chooses the downfloaters that pair best in the following bracket.
+    py4swiss (the 2017 reading, as bbpPairings 5.0.1) counts any legal
+    downfloater-resident pair there, even one after which the round cannot
+    be completed; bbpPairings' 2026 version judges only pairings that
+    complete the round. So an outlook pair that leaves the rest unpairable
+    is dropped and the bracket paired again (exH10-r7: 59 could meet 47 only
+    if 52 then met 49, whom he has played; so 58 downfloats, not 59).
+    Returns the bracket's pairs (None: the round cannot be completed) and the
+    validity matcher that has them fixed.
+    """
+    outlook: list[tuple[_Player, _Player]] = []
+    result = _pair_bracket(bracket, validity, initial_color, (), outlook)
+    if result is None or bracket.penultimate_pairing_bracket or bracket.last_pairing_bracket:
+        return result, validity
+    unrealisable: list[tuple[_Player, _Player]] = []
+    while outlook:
+        paired = {player.id for pair in [*pairs, *result] for player in pair}
+        left = [player for player in players if player.id not in paired]
+        failing = [pair for pair in outlook if not _completable(left, pair, forbidden)]
+        if not failing:
+            break
+        unrealisable.extend(failing)
+        fresh = _validity_after(players, pairs, forbidden)
+        outlook = []
+        trial = _pair_bracket(bracket, fresh, initial_color, unrealisable, outlook)
+        if trial is None:
+            break
+        result, validity = trial, fresh
+    return result, validity
+
+
+def _validity_after(players: list[_Player], pairs: _Pairs, forbidden: Any) -> Any:
+    """A validity matcher of the round with ``pairs`` already fixed."""
+    validity = dutch_validity.ValidityMatcher(players, forbidden)
+    for white, black in pairs:
+        if white is not black:
+            validity.finalize_match(white, black)
+    return validity
+
+
+def _completable(left: list[_Player], pair: tuple[_Player, _Player], forbidden: Any) -> bool:
+    """Whether the players ``left`` can all be paired (one bye at most) with ``pair`` fixed."""
+    validity = dutch_validity.ValidityMatcher(left, forbidden)
+    validity.finalize_match(*pair)
+    return bool(validity.is_valid_matching())
 
 
 def _pair_burstein(
