@@ -382,21 +382,26 @@ def _pair_bracket_2026(
     result = _pair_bracket(bracket, validity, initial_color, (), outlook)
     if result is None or bracket.penultimate_pairing_bracket or bracket.last_pairing_bracket:
         return result, validity
+    best, best_validity, best_realisable = result, validity, -1
     unrealisable: list[tuple[_Player, _Player]] = []
-    while outlook:
+    while True:
         paired = {player.id for pair in [*pairs, *result] for player in pair}
         left = [player for player in players if player.id not in paired]
         failing = [pair for pair in outlook if not _completable(left, pair, forbidden)]
+        # A retry wins only with more realisable outlook pairs; ties keep
+        # the earlier (py4swiss's) choice.
+        if len(outlook) - len(failing) > best_realisable:
+            best, best_validity = result, validity
+            best_realisable = len(outlook) - len(failing)
         if not failing:
-            break
+            return best, best_validity
         unrealisable.extend(failing)
-        fresh = _validity_after(players, pairs, forbidden)
+        validity = _validity_after(players, pairs, forbidden)
         outlook = []
-        trial = _pair_bracket(bracket, fresh, initial_color, unrealisable, outlook)
+        trial = _pair_bracket(bracket, validity, initial_color, unrealisable, outlook)
         if trial is None:
-            break
-        result, validity = trial, fresh
-    return result, validity
+            return best, best_validity
+        result = trial
 
 
 def _validity_after(players: list[_Player], pairs: _Pairs, forbidden: Any) -> Any:
