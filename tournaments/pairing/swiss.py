@@ -34,10 +34,11 @@ player data for the rules of February 2026 (:func:`_dutch_2026`): the bye
 eligibility (no pairing-allocated bye after any unplayed round worth a win),
 floats (a zero-point unplayed round is no downfloat) and the choice of the
 bye assignee (lowest score, then fewest unplayed games, among the players
-who still let the others be paired). The new score criteria inside the
-brackets are not modelled: against bbpPairings' current version this
-matches 176 of the 177 shipped examples (see docs/pairing-package.md for
-the measurements on random tournaments).
+who still let the others be paired); it also narrows the outlook on the
+next bracket (C.7 counts only the next-bracket pairs after which the round can be
+completed, :func:`_pair_bracket_2026`). Against bbpPairings' current
+version this matches all 177 shipped examples (see
+docs/pairing-package.md for the measurements on random tournaments).
 
 The publishing order of the boards is ours too (C.04.2 D.9, see
 :func:`pair_next_round`).
@@ -371,10 +372,13 @@ def _pair_bracket_2026(
     C.7 chooses the downfloaters that pair best in the following bracket.
     py4swiss (the 2017 reading, as bbpPairings 5.0.1) counts any legal
     downfloater-resident pair there, even one after which the round cannot
-    be completed; bbpPairings' 2026 version judges only pairings that
-    complete the round. So an outlook pair that leaves the rest unpairable
-    is dropped and the bracket paired again (exH10-r7: 59 could meet 47 only
-    if 52 then met 49, whom he has played; so 58 downfloats, not 59).
+    be completed. Our 2026 reading (it is what bbpPairings' current version
+    does on exH10-r7 and on random tournaments) counts only pairs that
+    still let the round be completed: an outlook pair that leaves the rest
+    unpairable is dropped and the bracket paired again, and the retry is
+    kept only if it has more realisable outlook pairs (exH10-r7: 59 could
+    meet 47 only if 52 then met 49, whom he has played; so 58 downfloats,
+    not 59). Pair counts only: the outlook's score differences stay py4swiss's.
     Returns the bracket's pairs (None: the round cannot be completed) and the
     validity matcher that has them fixed.
     """
