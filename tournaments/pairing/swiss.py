@@ -356,7 +356,8 @@ def _pair_bracket(
             for player, partner in matcher.matching.items()
             if player.role != lower_role and partner.role == lower_role
         )
-    return pairer.get_player_pairs()
+    bracket_pairs: _Pairs = pairer.get_player_pairs()
+    return bracket_pairs
 
 
 def _pair_bracket_2026(
