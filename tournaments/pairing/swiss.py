@@ -33,8 +33,8 @@ until January 2026) with the corrections above: it reproduces bbpPairings
 player data for the rules of February 2026 (:func:`_dutch_2026`): the bye
 eligibility (no pairing-allocated bye after any unplayed round worth a win),
 floats (a zero-point unplayed round is no downfloat) and the choice of the
-bye assignee (lowest score, then fewest unplayed games, among the players
-who still let the others be paired); it also narrows the outlook on the
+bye assignee (lowest score, then fewest unplayed games in the brackets
+that place the bye, among the players who still let the others be paired); it also narrows the outlook on the
 next bracket (C.7 counts only the next-bracket pairs after which the round can be
 completed, :func:`_pair_bracket_2026`). Against bbpPairings' current
 version this matches all 177 shipped examples (see
@@ -231,7 +231,9 @@ def _corrected(players: list[_Player], numbers: dict[int, int]) -> list[_Player]
     return fixed
 
 
-def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) -> list[_Player]:
+def _dutch_2026(
+    players: list[_Player], tournament: Tournament, forbidden: Any, *, unplayed: bool = True
+) -> list[_Player]:
     """py4swiss's Dutch player data changed for the rules of February 2026.
 
     * Bye eligibility: no pairing-allocated bye after one, or after any
@@ -240,8 +242,12 @@ def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) 
     * Floats: an unplayed round is a downfloat only if it scored points
       (a zero-point bye or a forfeit loss is no float any more).
     * The bye assignee: the lowest score that still lets everyone else be
-      paired, then the fewest unplayed games; py4swiss chooses among the
-      players left eligible.
+      paired, then (with ``unplayed``) the fewest unplayed games; py4swiss
+      chooses among the players left eligible. The round is narrowed by score
+      only; the unplayed games narrow it again when the brackets that place
+      the bye are reached (:func:`_pair_dutch_rules`), because bbpPairings'
+      current version lets them decide only there, not the choices of the
+      brackets above.
     """
     bye_points = tournament.bye_points
     fixed = []
@@ -265,7 +271,7 @@ def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) 
     rounds = tournament.rounds_played
 
     def bye_order(player: _Player) -> tuple[int, int]:
-        return (player.points_with_acceleration, rounds - len(player.colors))
+        return (player.points_with_acceleration, rounds - len(player.colors) if unplayed else 0)
 
     for limit in sorted({bye_order(p) for p in fixed if not p.bye_received}):
         trial = [
@@ -296,7 +302,7 @@ def _pair_dutch_rules(
 ) -> _Pairs:
     players = _corrected(dutch_player.get_player_infos_from_trf(trf), numbers)
     if rules == "2026":
-        players = _dutch_2026(players, tournament, trf.x_section.forbidden_pairs)
+        players = _dutch_2026(players, tournament, trf.x_section.forbidden_pairs, unplayed=False)
     initial_color = trf.x_section.configuration.first_round_color
     validity = dutch_validity.ValidityMatcher(players, trf.x_section.forbidden_pairs)
     if not validity.is_valid_matching():
@@ -304,8 +310,25 @@ def _pair_dutch_rules(
     forbidden = trf.x_section.forbidden_pairs
     brackets = dutch_bracket.Brackets(players, round_number)
     pairs: _Pairs = []
+    bye_narrowed = False
     while not brackets.is_finished():
         bracket = brackets.get_current_bracket()
+        if (
+            rules == "2026"
+            and not bye_narrowed
+            and (bracket.last_pairing_bracket or bracket.penultimate_pairing_bracket)
+        ):
+            # The fewest unplayed games choose the bye among the players left
+            # when the bye's brackets are reached (see _dutch_2026).
+            bye_narrowed = True
+            paired = {player.id for pair in pairs for player in pair}
+            left = [player for player in players if player.id not in paired]
+            if len(left) % 2:
+                for player in _dutch_2026(left, tournament, forbidden):
+                    if player.bye_received:
+                        next(p for p in left if p.id == player.id).bye_received = True
+                validity = _validity_after(players, pairs, forbidden)
+                bracket = brackets.get_current_bracket()
         if rules == "2026":
             bracket_pairs, validity = _pair_bracket_2026(
                 bracket, validity, players, pairs, forbidden, initial_color
