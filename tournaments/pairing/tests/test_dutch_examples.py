@@ -7,6 +7,7 @@ below must match. ``v501`` (bbpPairings 5.0.1) is what ``rules="2017"``
 """
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,24 @@ def test_boards_are_in_publishing_order() -> None:
         other = board.black if top == board.white else board.white
         keys.append((-points[top], -points[other], top))
     assert keys == sorted(keys)
+
+
+def test_2026_unplayed_games_do_not_steer_the_brackets_above() -> None:
+    """The fewest unplayed games choose the bye only in the bracket that places it.
+
+    ``data/random-2010-r7.trf`` is round 7 of a simulated tournament (seed
+    2010 in docs/pairing-package.md): 13 players to pair, 6 and 7 and 10 on
+    3 points, 5 and 11 on 2½ (5 had a half-point bye, 11 played every round).
+    The 3-point bracket sends one player down, and its own criteria pair
+    7-11 and 10-6, which leaves 5 for the bye. bbpPairings master pairs so;
+    narrowing the bye to 11 (fewer unplayed games) for the whole round would
+    have made the 3-point bracket pair 7-6 and 10-5 instead.
+    """
+    text = (Path(__file__).parent / "data" / "random-2010-r7.trf").read_text()
+    t = read_trf(text).tournament
+    points = t.points()
+    assert [points[p] for p in (6, 7, 10, 5, 11)] == [6, 6, 6, 5, 5]
+    assert Outcome.HALF_POINT_BYE in [r.outcome for r in t.player(5).results]
+    assert all(r.is_played for r in t.player(11).results)
+    master = [(2, 8), (3, 4), (5, 0), (7, 11), (9, 1), (10, 6), (14, 12)]
+    assert sorted(pair_next_round(t).pairs()) == master
