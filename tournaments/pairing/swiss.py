@@ -33,11 +33,12 @@ until January 2026) with the corrections above: it reproduces bbpPairings
 player data for the rules of February 2026 (:func:`_dutch_2026`): the bye
 eligibility (no pairing-allocated bye after any unplayed round worth a win),
 floats (a zero-point unplayed round is no downfloat) and the choice of the
-bye assignee (lowest score, then fewest unplayed games, among the players
-who still let the others be paired). The new score criteria inside the
-brackets are not modelled: against bbpPairings' current version this
-matches 176 of the 177 shipped examples (see docs/pairing-package.md for
-the measurements on random tournaments).
+bye assignee (lowest score, then fewest unplayed games in the brackets
+that place the bye, among the players who still let the others be paired); it also narrows the outlook on the
+next bracket (C.7 counts only the next-bracket pairs after which the round can be
+completed, :func:`_pair_bracket_2026`). Against bbpPairings' current
+version this matches all 177 shipped examples (see
+docs/pairing-package.md for the measurements on random tournaments).
 
 The publishing order of the boards is ours too (C.04.2 D.9, see
 :func:`pair_next_round`).
@@ -230,7 +231,9 @@ def _corrected(players: list[_Player], numbers: dict[int, int]) -> list[_Player]
     return fixed
 
 
-def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) -> list[_Player]:
+def _dutch_2026(
+    players: list[_Player], tournament: Tournament, forbidden: Any, *, unplayed: bool = True
+) -> list[_Player]:
     """py4swiss's Dutch player data changed for the rules of February 2026.
 
     * Bye eligibility: no pairing-allocated bye after one, or after any
@@ -239,8 +242,12 @@ def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) 
     * Floats: an unplayed round is a downfloat only if it scored points
       (a zero-point bye or a forfeit loss is no float any more).
     * The bye assignee: the lowest score that still lets everyone else be
-      paired, then the fewest unplayed games; py4swiss chooses among the
-      players left eligible.
+      paired, then (with ``unplayed``) the fewest unplayed games; py4swiss
+      chooses among the players left eligible. The round is narrowed by score
+      only; the unplayed games narrow it again when the brackets that place
+      the bye are reached (:func:`_pair_dutch_rules`), because bbpPairings'
+      current version lets them decide only there, not the choices of the
+      brackets above.
     """
     bye_points = tournament.bye_points
     fixed = []
@@ -264,7 +271,7 @@ def _dutch_2026(players: list[_Player], tournament: Tournament, forbidden: Any) 
     rounds = tournament.rounds_played
 
     def bye_order(player: _Player) -> tuple[int, int]:
-        return (player.points_with_acceleration, rounds - len(player.colors))
+        return (player.points_with_acceleration, rounds - len(player.colors) if unplayed else 0)
 
     for limit in sorted({bye_order(p) for p in fixed if not p.bye_received}):
         trial = [
@@ -295,31 +302,150 @@ def _pair_dutch_rules(
 ) -> _Pairs:
     players = _corrected(dutch_player.get_player_infos_from_trf(trf), numbers)
     if rules == "2026":
-        players = _dutch_2026(players, tournament, trf.x_section.forbidden_pairs)
+        players = _dutch_2026(players, tournament, trf.x_section.forbidden_pairs, unplayed=False)
     initial_color = trf.x_section.configuration.first_round_color
     validity = dutch_validity.ValidityMatcher(players, trf.x_section.forbidden_pairs)
     if not validity.is_valid_matching():
         raise Py4SwissPairingError("Round can not be paired")
+    forbidden = trf.x_section.forbidden_pairs
     brackets = dutch_bracket.Brackets(players, round_number)
     pairs: _Pairs = []
+    bye_narrowed = False
     while not brackets.is_finished():
-        pairer = dutch_bracket.BracketPairer(
-            brackets.get_current_bracket(), validity, initial_color
-        )
-        pairer.determine_heterogeneous_s1()
-        pairer.determine_heterogeneous_s2()
-        pairer.determine_homogeneous_exchanges()
-        pairer.determine_moves_from_s1_to_s2()
-        pairer.determine_moves_from_s2_to_s1()
-        pairer.perform_homogeneous_exchanges()
-        pairer.transpose_homogeneous_s2()
-        if not pairer.check_completion_criterium():
+        bracket = brackets.get_current_bracket()
+        if (
+            rules == "2026"
+            and not bye_narrowed
+            and (bracket.last_pairing_bracket or bracket.penultimate_pairing_bracket)
+        ):
+            # The fewest unplayed games choose the bye among the players left
+            # when the bye's brackets are reached (see _dutch_2026).
+            bye_narrowed = True
+            paired = {player.id for pair in pairs for player in pair}
+            left = [player for player in players if player.id not in paired]
+            if len(left) % 2:
+                for player in _dutch_2026(left, tournament, forbidden):
+                    if player.bye_received:
+                        next(p for p in left if p.id == player.id).bye_received = True
+                validity = _validity_after(players, pairs, forbidden)
+                bracket = brackets.get_current_bracket()
+        if rules == "2026":
+            bracket_pairs, validity = _pair_bracket_2026(
+                bracket, validity, players, pairs, forbidden, initial_color
+            )
+        else:
+            bracket_pairs = _pair_bracket(bracket, validity, initial_color)
+        if bracket_pairs is None:
             brackets.collapse()
             continue
-        bracket_pairs = pairer.get_player_pairs()
         brackets.apply_bracket_pairings(bracket_pairs)
         pairs.extend(bracket_pairs)
     return pairs
+
+
+def _pair_bracket(
+    bracket: Any,
+    validity: Any,
+    initial_color: bool,
+    unrealisable: Sequence[tuple[_Player, _Player]] = (),
+    outlook: list[tuple[_Player, _Player]] | None = None,
+) -> _Pairs | None:
+    """py4swiss's pairing of one bracket, or None when the round could not be completed.
+
+    ``unrealisable`` are downfloater / next-bracket pairs that C.7's outlook
+    must not count; ``outlook`` receives the pairs the outlook counted.
+    """
+    pairer = dutch_bracket.BracketPairer(bracket, validity, initial_color)
+    # py4swiss keeps its bracket weights in a private attribute; dropping an
+    # edge there is the only way to tell its C.7 outlook a pair cannot happen.
+    matcher = pairer._bracket_matcher
+    if unrealisable:
+        for downfloater, lower in unrealisable:
+            matcher.remove_weight(downfloater, lower)
+        matcher.update_matching()
+    pairer.determine_heterogeneous_s1()
+    pairer.determine_heterogeneous_s2()
+    pairer.determine_homogeneous_exchanges()
+    pairer.determine_moves_from_s1_to_s2()
+    pairer.determine_moves_from_s2_to_s1()
+    pairer.perform_homogeneous_exchanges()
+    pairer.transpose_homogeneous_s2()
+    if not pairer.check_completion_criterium():
+        return None
+    if outlook is not None:
+        lower_role = dutch_player.PlayerRole.LOWER
+        outlook.extend(
+            (player, partner)
+            for player, partner in matcher.matching.items()
+            if player.role != lower_role and partner.role == lower_role
+        )
+    bracket_pairs: _Pairs = pairer.get_player_pairs()
+    return bracket_pairs
+
+
+def _pair_bracket_2026(
+    bracket: Any,
+    validity: Any,
+    players: list[_Player],
+    pairs: _Pairs,
+    forbidden: Any,
+    initial_color: bool,
+) -> tuple[_Pairs | None, Any]:
+    """One bracket under the 2026 rules: C.7's outlook counts only pairs that can happen.
+
+    C.7 chooses the downfloaters that pair best in the following bracket.
+    py4swiss (the 2017 reading, as bbpPairings 5.0.1) counts any legal
+    downfloater-resident pair there, even one after which the round cannot
+    be completed. Our 2026 reading (it is what bbpPairings' current version
+    does on exH10-r7 and on random tournaments) counts only pairs that
+    still let the round be completed: an outlook pair that leaves the rest
+    unpairable is dropped and the bracket paired again, and the retry is
+    kept only if it has more realisable outlook pairs (exH10-r7: 59 could
+    meet 47 only if 52 then met 49, whom he has played; so 58 downfloats,
+    not 59). Pair counts only: the outlook's score differences stay py4swiss's.
+    Returns the bracket's pairs (None: the round cannot be completed) and the
+    validity matcher that has them fixed.
+    """
+    outlook: list[tuple[_Player, _Player]] = []
+    result = _pair_bracket(bracket, validity, initial_color, (), outlook)
+    if result is None or bracket.penultimate_pairing_bracket or bracket.last_pairing_bracket:
+        return result, validity
+    best, best_validity, best_realisable = result, validity, -1
+    unrealisable: list[tuple[_Player, _Player]] = []
+    while True:
+        paired = {player.id for pair in [*pairs, *result] for player in pair}
+        left = [player for player in players if player.id not in paired]
+        failing = [pair for pair in outlook if not _completable(left, pair, forbidden)]
+        # A retry wins only with more realisable outlook pairs; ties keep
+        # the earlier (py4swiss's) choice.
+        if len(outlook) - len(failing) > best_realisable:
+            best, best_validity = result, validity
+            best_realisable = len(outlook) - len(failing)
+        if not failing:
+            return best, best_validity
+        unrealisable.extend(failing)
+        validity = _validity_after(players, pairs, forbidden)
+        outlook = []
+        trial = _pair_bracket(bracket, validity, initial_color, unrealisable, outlook)
+        if trial is None:
+            return best, best_validity
+        result = trial
+
+
+def _validity_after(players: list[_Player], pairs: _Pairs, forbidden: Any) -> Any:
+    """A validity matcher of the round with ``pairs`` already fixed."""
+    validity = dutch_validity.ValidityMatcher(players, forbidden)
+    for white, black in pairs:
+        if white is not black:
+            validity.finalize_match(white, black)
+    return validity
+
+
+def _completable(left: list[_Player], pair: tuple[_Player, _Player], forbidden: Any) -> bool:
+    """Whether the players ``left`` can all be paired (one bye at most) with ``pair`` fixed."""
+    validity = dutch_validity.ValidityMatcher(left, forbidden)
+    validity.finalize_match(*pair)
+    return bool(validity.is_valid_matching())
 
 
 def _pair_burstein(

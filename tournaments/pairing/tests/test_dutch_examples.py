@@ -7,6 +7,7 @@ below must match. ``v501`` (bbpPairings 5.0.1) is what ``rules="2017"``
 """
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -14,11 +15,9 @@ from tournaments.pairing import Outcome, pair_next_round, read_trf
 from tournaments.pairing.swiss import Rules
 from tournaments.pairing.tests.conftest import EXAMPLES, Expected, example_names
 
-# Where our 2026 rules still differ from bbpPairings master: the new score
-# criteria inside the brackets ("maximise the scores paired") are not modelled
-# on top of py4swiss's 2017 bracket weights (exH10-r7: 49 (½) meets 59 (1½)
-# where master pairs 49-47, 52-58, 56-59).
-KNOWN_2026_DIFFERENCES = {"exH10-r7.trf"}
+# Where our 2026 rules still differ from bbpPairings master (none now;
+# exH10-r7 was the last, see test_2026_outlook_counts_only_realisable_pairs).
+KNOWN_2026_DIFFERENCES: set[str] = set()
 
 
 @cache
@@ -45,6 +44,32 @@ def test_the_known_2026_differences_still_differ(expected: Expected) -> None:
     # When one starts to match, move it out of KNOWN_2026_DIFFERENCES.
     for name in KNOWN_2026_DIFFERENCES:
         assert pairs_of(name) != expected[name]["master"]
+
+
+def test_2026_outlook_counts_only_realisable_pairs(expected: Expected) -> None:
+    """C.7 (choose the downfloaters that pair best in the next bracket), worked on exH10-r7.
+
+    The bottom of the round: 1½ bracket (56, 58, 59 and others), then 47 and
+    52 on 1, then 49 alone on ½. The 1½ bracket sends one player down; 58
+    and 59 are equal for it. 52 has played 59 and 49, 58 has played 49.
+    * 59 down: the outlook sees 59-47, but then 52 would have to meet 49
+      (played), so the round is completed only by 47-52 and 59 floating on
+      to meet 49 (a 1-point score difference and a double float).
+    * 58 down: 58-52 and 47-49 complete the round (½ and ½).
+    The 2017 reading counts 59-47 and keeps the lower-ranked 59 as the
+    downfloater; the 2026 rules (bbpPairings master) count only pairs that
+    complete the round, so 58 goes down.
+    """
+    t = read_trf((EXAMPLES / "exH10-r7.trf").read_text()).tournament
+    points = t.points()
+    assert [points[p] for p in (49, 47, 52, 56, 58, 59)] == [1, 2, 2, 3, 3, 3]
+    met = {p: {r.opponent for r in t.player(p).results} for p in (47, 49, 52, 58, 59)}
+    assert 59 in met[52] and 49 in met[52] and 49 in met[58] and 49 not in met[47]
+    assert 47 not in met[59] and 52 not in met[58]
+    assert {(49, 47), (52, 58), (56, 59)} <= set(_pairs("exH10-r7.trf"))
+    assert {(49, 59), (52, 47), (56, 58)} <= set(_pairs("exH10-r7.trf", "2017"))
+    assert pairs_of("exH10-r7.trf") == expected["exH10-r7.trf"]["master"]
+    assert pairs_of("exH10-r7.trf", "2017") == expected["exH10-r7.trf"]["v501"]
 
 
 def bye_of(name: str, rules: Rules = "2026") -> int:
@@ -107,3 +132,24 @@ def test_boards_are_in_publishing_order() -> None:
         other = board.black if top == board.white else board.white
         keys.append((-points[top], -points[other], top))
     assert keys == sorted(keys)
+
+
+def test_2026_unplayed_games_do_not_steer_the_brackets_above() -> None:
+    """The fewest unplayed games choose the bye only in the bracket that places it.
+
+    ``data/random-2010-r7.trf`` is round 7 of a simulated tournament (seed
+    2010 in docs/pairing-package.md): 13 players to pair, 6 and 7 and 10 on
+    3 points, 5 and 11 on 2½ (5 had a half-point bye, 11 played every round).
+    The 3-point bracket sends one player down, and its own criteria pair
+    7-11 and 10-6, which leaves 5 for the bye. bbpPairings master pairs so;
+    narrowing the bye to 11 (fewer unplayed games) for the whole round would
+    have made the 3-point bracket pair 7-6 and 10-5 instead.
+    """
+    text = (Path(__file__).parent / "data" / "random-2010-r7.trf").read_text()
+    t = read_trf(text).tournament
+    points = t.points()
+    assert [points[p] for p in (6, 7, 10, 5, 11)] == [6, 6, 6, 5, 5]
+    assert Outcome.HALF_POINT_BYE in [r.outcome for r in t.player(5).results]
+    assert all(r.is_played for r in t.player(11).results)
+    master = [(2, 8), (3, 4), (5, 0), (7, 11), (9, 1), (10, 6), (14, 12)]
+    assert sorted(pair_next_round(t).pairs()) == master
