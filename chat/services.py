@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-from accounts.services import refuse_if_blocked
+from accounts.services import is_blocked, refuse_if_blocked
 from chat import errors
 from chat.models import MAX_LENGTH, Message, MessageReport
 from chat.serializers import MessageSerializer
@@ -155,8 +155,11 @@ def page_state(*, game: Game, viewer: Any) -> dict[str, Any]:
     is_player = game.color_of(viewer.pk) is not None
     if not is_player and not can_see_hidden(viewer):
         return {"visible": False}
+    # A block between the two players: the form gives way to a note (the API refuses too).
+    blocked = is_player and is_blocked(game.white_id, game.black_id)
     return {
         "visible": True,
-        "can_write": is_player,
+        "can_write": is_player and not blocked,
+        "blocked": blocked,
         "messages": list(messages_for(game=game, viewer=viewer)),
     }

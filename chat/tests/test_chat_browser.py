@@ -94,3 +94,47 @@ def test_two_players_exchange_messages_live(live_server, browser) -> None:
     ann.sees("ben", "Спасибо! Have fun.")
     assert ann.was_not_reloaded()
     assert ann.errors == [] and ben.errors == []
+
+
+def test_a_message_being_typed_survives_the_opponents_turn(live_server, browser) -> None:
+    # The game page swaps its game part in place when a turn arrives (games/game.js): the
+    # messages panel is kept as it is, with what is being typed and its live script.
+    ann_user = accounts.register_account(username="ann", password=PASSWORD)
+    ben_user = accounts.register_account(username="ben", password=PASSWORD)
+    game = games.start_game(white=ann_user, black=ben_user)
+    ann = Player(browser, live_server.url, "ann")
+    ben = Player(browser, live_server.url, "ben")
+    ben.open_game(game.pk)
+    ben.page.fill("#message-text", "Half a thought")
+
+    games.play_turn(game=game, player=ann_user, text="D2L", ply=1)
+    ben.page.locator("#game-live[data-ply='1']").wait_for(state="attached")
+    ben.page.locator("#board-wrap [data-cell]").first.wait_for()
+    assert ben.was_not_reloaded()
+    assert ben.page.input_value("#message-text") == "Half a thought"
+
+    ann.open_game(game.pk)
+    ben.page.fill("#message-text", "Half a thought, now whole")
+    ben.page.click("#message-form button[type=submit]")
+    ann.sees("ben", "Half a thought, now whole")
+    assert ann.errors == [] and ben.errors == []
+
+
+def test_a_blocked_player_can_no_longer_write(live_server, browser) -> None:
+    ann_user = accounts.register_account(username="ann", password=PASSWORD)
+    ben_user = accounts.register_account(username="ben", password=PASSWORD)
+    game = games.start_game(white=ann_user, black=ben_user)
+    ben = Player(browser, live_server.url, "ben")
+    ben.page.goto(f"{live_server.url}/players/ann/")
+    ben.page.click("button:has-text('Block this player')")
+    ben.page.goto(f"{live_server.url}/settings/blocks/")
+    assert ben.page.locator("main", has_text="ann").count() == 1
+
+    # Ann, blocked, finds a note where the form was; the API refuses her too.
+    ann = Player(browser, live_server.url, "ann")
+    ann.open_game(game.pk)
+    assert ann.page.locator("#message-form").count() == 0
+    assert "one of you has blocked the other" in ann.page.inner_text("#messages-blocked")
+    ben.open_game(game.pk)
+    assert ben.page.locator("#message-form").count() == 0
+    assert ann.errors == [] and ben.errors == []
