@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.dispatch import receiver
 
 from analysis import tasks
@@ -17,4 +18,5 @@ from games.models import Game
 
 @receiver(signals.game_finished, dispatch_uid="analysis.game_finished")
 def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
-    tasks.index_games.delay([game.pk])
+    if settings.EXPLORER_INDEX_ON_FINISH:  # the hourly catch-up indexes it otherwise
+        tasks.index_games.delay([game.pk])

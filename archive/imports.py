@@ -431,7 +431,7 @@ def _index_for_explorer(entries: Iterable[ReportEntry]) -> None:
     """Imported games finish without game_finished: the opening explorer is told here
     (one job per chunk, sent when the chunk commits)."""
     stored = [entry.game_id for entry in entries if entry.status == STORED and entry.game_id]
-    if stored:
+    if stored and settings.EXPLORER_INDEX_ON_FINISH:
         explorer_tasks.index_games.delay(stored)
 
 

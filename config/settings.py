@@ -616,6 +616,10 @@ API_THROTTLE_RATES = {
 # request (deterministic: the same position always gets the same verdict).
 ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1)
 ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1)
+# Each finished game is added to the opening explorer by a job (analysis.receivers).
+# Off in tests unless a test turns it on: the session's real worker would otherwise
+# index every game a test finishes while the next test empties the tables.
+EXPLORER_INDEX_ON_FINISH = env_bool("EXPLORER_INDEX_ON_FINISH", not TESTING)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Adaptoid correspondence API",

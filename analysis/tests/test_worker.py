@@ -31,6 +31,7 @@ def test_an_analysis_requested_through_the_api_is_done_by_the_worker(
     celery_worker_process: Any, settings: Any, alice: Any, bob: Any, api: Any
 ) -> None:
     settings.ANALYSIS_NODES = NODES  # stored on the job: the worker uses the same budget
+    settings.EXPLORER_INDEX_ON_FINISH = True  # the finish below queues the indexing
     game, blunder_ply = blunder_game(alice.user, bob.user)  # its finish queues the indexing
     start_key = explorer.position_key(str(Position.standard()))
     wait_for(lambda: ExplorerPosition.objects.filter(key=start_key).exists(), celery_worker_process)

@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts import services as account_services
 from accounts.models import ApiToken, Profile
+from archive import imports
 from config.celery import app as celery_app
 from games import services
 from games.models import Game
@@ -132,7 +133,13 @@ def _imported_game_with(names: tuple[str, str], alice: Any) -> Game:
     browser = Client()
     browser.force_login(alice.user)
     page = browser.post("/import/", {"file": SimpleUploadedFile("g.agn", text.encode())})
-    assert page.status_code == 200
+    assert page.status_code == 302  # to the import job's page (archive.imports)
+    job_id = int(page["Location"].rstrip("/").rsplit("/", 1)[1])
+    assert imports.run_job(job_id=job_id) == "done"  # the worker's part, here
+    # The job's report names the players too: escaped there as well.
+    report = browser.get(page["Location"])
+    assert report.status_code == 200
+    assert "<img src=x" not in report.content.decode() and SCRIPT not in report.content.decode()
     return Game.objects.filter(imported=True).latest("id")
 
 
