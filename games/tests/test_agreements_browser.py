@@ -10,7 +10,7 @@ import pytest
 from archive import services as archive_services
 from games import services
 from games.models import Game
-from web.tests.test_web_browser import Person, browser  # noqa: F401  (the fixture)
+from web.tests.test_web_browser import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +23,7 @@ def _user(name: str):
 
 def test_draw_agreed_then_a_rematch_accepted_then_aborted_with_private_notes(
     live_server,
-    browser,  # noqa: F811
+    browser,
 ) -> None:
     base = live_server.url
     ann, ben = Person(browser, base), Person(browser, base)

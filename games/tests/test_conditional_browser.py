@@ -14,14 +14,14 @@ from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import ConditionalLines, Turn
-from web.tests.test_web_browser import Person, browser  # noqa: F401  (fixture)
+from web.tests.test_web_browser import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_lines_clicked_on_the_board_are_played_when_the_opponent_plays(
     live_server,
-    browser,  # noqa: F811
+    browser,
 ) -> None:
     base = live_server.url
     ann, ben = Person(browser, base), Person(browser, base)

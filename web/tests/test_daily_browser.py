@@ -23,7 +23,7 @@ from games import services
 from games.board_svg import turn_cells
 from games.models import Game
 from games.tests.helpers import pick_turn
-from web.tests.test_web_browser import Person, browser  # noqa: F401  (the fixture)
+from web.tests.test_web_browser import Person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -92,7 +92,7 @@ def no_horizontal_overflow(person: Person, path: str) -> None:
     assert width <= PHONE["width"], f"{path} is {width} px wide at 390 px"
 
 
-def test_a_whole_game_by_clicking_on_desktop_and_phone(live_server, browser) -> None:  # noqa: F811
+def test_a_whole_game_by_clicking_on_desktop_and_phone(live_server, browser) -> None:
     base = live_server.url
     ann, ben = Person(browser, base), Person(browser, base)
     ben.page.set_viewport_size(PHONE)
@@ -189,7 +189,7 @@ def test_a_whole_game_by_clicking_on_desktop_and_phone(live_server, browser) -> 
     assert ann.errors == [] and ben.errors == []
 
 
-def test_game_page_views_for_the_screenshots(live_server, browser) -> None:  # noqa: F811
+def test_game_page_views_for_the_screenshots(live_server, browser) -> None:
     """White's and Black's view of a game in progress, on desktop and phone."""
     base = live_server.url
     ann, ben = Person(browser, base), Person(browser, base)
@@ -229,7 +229,7 @@ def test_game_page_views_for_the_screenshots(live_server, browser) -> None:  # n
     assert ann.errors == [] and ben.errors == []
 
 
-def test_no_page_overflows_a_phone(live_server, browser) -> None:  # noqa: F811
+def test_no_page_overflows_a_phone(live_server, browser) -> None:
     base = live_server.url
     ann = Person(browser, base)
     ann.page.set_viewport_size(PHONE)
@@ -295,7 +295,7 @@ def _axe_source() -> str:
     return path.read_text(encoding="utf-8")
 
 
-def test_pages_pass_axe_core_without_serious_violations(live_server, browser) -> None:  # noqa: F811
+def test_pages_pass_axe_core_without_serious_violations(live_server, browser) -> None:
     source = _axe_source()
     base = live_server.url
     # axe is injected by the test, not by the site: the page's CSP is bypassed for it only.
