@@ -323,7 +323,7 @@ def _pair_dutch_rules(
             bye_narrowed = True
             paired = {player.id for pair in pairs for player in pair}
             left = [player for player in players if player.id not in paired]
-            if len(left) % 2:
+            if len(left) % 2 and _bye_is_single_downfloater(left, forbidden):
                 for player in _dutch_2026(left, tournament, forbidden):
                     if player.bye_received:
                         next(p for p in left if p.id == player.id).bye_received = True
@@ -430,6 +430,24 @@ def _pair_bracket_2026(
         if trial is None:
             return best, best_validity
         result = trial
+
+
+def _bye_is_single_downfloater(left: list[_Player], forbidden: Any) -> bool:
+    """Whether the players below the bye's score can all be paired among themselves.
+
+    bbpPairings master applies "fewest unplayed games of the bye assignee"
+    only in a bracket whose one downfloater is the bye assignee: when someone
+    of the bye's score must also float down to a lower player, the criterion
+    is off and the usual bracket criteria choose who gets the bye.
+    """
+    eligible = [p.points_with_acceleration for p in left if not p.bye_received]
+    if not eligible:
+        return False
+    bye_score = min(eligible)
+    lower = [p for p in left if p.points_with_acceleration < bye_score]
+    if len(lower) % 2:
+        return False
+    return not lower or bool(dutch_validity.ValidityMatcher(lower, forbidden).is_valid_matching())
 
 
 def _validity_after(players: list[_Player], pairs: _Pairs, forbidden: Any) -> Any:

@@ -153,3 +153,26 @@ def test_2026_unplayed_games_do_not_steer_the_brackets_above() -> None:
     assert all(r.is_played for r in t.player(11).results)
     master = [(2, 8), (3, 4), (5, 0), (7, 11), (9, 1), (10, 6), (14, 12)]
     assert sorted(pair_next_round(t).pairs()) == master
+
+
+def test_2026_unplayed_games_are_off_when_another_player_of_the_bye_score_floats() -> None:
+    """Fewest unplayed games choose the bye only when the bye is the one downfloater.
+
+    ``data/random-2047-r8.trf`` is round 8 of a simulated tournament (seed
+    2047 in docs/pairing-package.md): the bye goes to a 2½-point player; 10
+    (a zero-point bye in round 6) and 14 (every round played) are among them.
+    Below them are only 18 and 19, on 2, who both had the pairing bye and
+    have played each other, so another 2½ must float down to one of them as
+    well as the bye. bbpPairings master then leaves out "fewest unplayed
+    games" and its bracket criteria give 10 the bye, 15-14; narrowing the bye
+    to 14 (fewer unplayed games) would pair 15-10.
+    """
+    text = (Path(__file__).parent / "data" / "random-2047-r8.trf").read_text()
+    t = read_trf(text).tournament
+    points = t.points()
+    assert [points[p] for p in (10, 14, 18, 19)] == [5, 5, 4, 4]
+    assert Outcome.ZERO_POINT_BYE in [r.outcome for r in t.player(10).results]
+    assert all(r.is_played for r in t.player(14).results)
+    assert all(Outcome.PAIRING_BYE in [r.outcome for r in t.player(p).results] for p in (18, 19))
+    master = [(1, 5), (4, 2), (8, 6), (10, 0), (12, 7), (13, 19), (15, 14), (17, 20), (18, 16)]
+    assert sorted(pair_next_round(t).pairs()) == master
