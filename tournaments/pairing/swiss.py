@@ -34,7 +34,8 @@ player data for the rules of February 2026 (:func:`_dutch_2026`): the bye
 eligibility (no pairing-allocated bye after any unplayed round worth a win),
 floats (a zero-point unplayed round is no downfloat) and the choice of the
 bye assignee (lowest score, then fewest unplayed games in the brackets
-that place the bye, among the players who still let the others be paired); it also narrows the outlook on the
+that place the bye when the bye is their one downfloater, among the players
+who still let the others be paired); it also narrows the outlook on the
 next bracket (C.7 counts only the next-bracket pairs after which the round can be
 completed, :func:`_pair_bracket_2026`). Against bbpPairings' current
 version this matches all 177 shipped examples (see
@@ -247,7 +248,8 @@ def _dutch_2026(
       only; the unplayed games narrow it again when the brackets that place
       the bye are reached (:func:`_pair_dutch_rules`), because bbpPairings'
       current version lets them decide only there, not the choices of the
-      brackets above.
+      brackets above, and only when the bye is the one player of its score
+      to float down (:func:`_bye_is_single_downfloater`).
     """
     bye_points = tournament.bye_points
     fixed = []
@@ -319,7 +321,8 @@ def _pair_dutch_rules(
             and (bracket.last_pairing_bracket or bracket.penultimate_pairing_bracket)
         ):
             # The fewest unplayed games choose the bye among the players left
-            # when the bye's brackets are reached (see _dutch_2026).
+            # when the bye's brackets are reached (see _dutch_2026), unless
+            # someone else of the bye's score must float down too.
             bye_narrowed = True
             paired = {player.id for pair in pairs for player in pair}
             left = [player for player in players if player.id not in paired]
