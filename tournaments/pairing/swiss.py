@@ -249,7 +249,9 @@ def _dutch_2026(
       the bye are reached (:func:`_pair_dutch_rules`), because bbpPairings'
       current version lets them decide only there, not the choices of the
       brackets above, and only when the bye is the one player of its score
-      to float down (:func:`_bye_is_single_downfloater`).
+      to float down (:func:`_bye_is_single_downfloater`); the bracket of the
+      bye's score is one of them when no one floats into it
+      (:func:`_reaches_bye_score`).
     """
     bye_points = tournament.bye_points
     fixed = []
@@ -318,7 +320,11 @@ def _pair_dutch_rules(
         if (
             rules == "2026"
             and not bye_narrowed
-            and (bracket.last_pairing_bracket or bracket.penultimate_pairing_bracket)
+            and (
+                bracket.last_pairing_bracket
+                or bracket.penultimate_pairing_bracket
+                or _reaches_bye_score(bracket, players)
+            )
         ):
             # The fewest unplayed games choose the bye among the players left
             # when the bye's brackets are reached (see _dutch_2026), unless
@@ -433,6 +439,24 @@ def _pair_bracket_2026(
         if trial is None:
             return best, best_validity
         result = trial
+
+
+def _reaches_bye_score(bracket: Any, players: list[_Player]) -> bool:
+    """Whether the bracket's residents have the lowest score a bye assignee may have.
+
+    bbpPairings master lets the fewest unplayed games place the bye already
+    in this bracket, not only in the last one. With downfloaters from above
+    in it, master's tentative matching of the round often floats one of them
+    further down, which turns the criterion off there; we then wait for the
+    last brackets, as before (random-2010-r7 in the tests).
+    """
+    eligible = [p.points_with_acceleration for p in players if not p.bye_received]
+    residents = bracket.resident_list
+    return (
+        bool(eligible and residents)
+        and not bracket.mdp_list
+        and residents[0].points_with_acceleration <= min(eligible)
+    )
 
 
 def _bye_is_single_downfloater(left: list[_Player], forbidden: Any) -> bool:

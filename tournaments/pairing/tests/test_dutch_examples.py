@@ -176,3 +176,27 @@ def test_2026_unplayed_games_are_off_when_another_player_of_the_bye_score_floats
     assert all(Outcome.PAIRING_BYE in [r.outcome for r in t.player(p).results] for p in (18, 19))
     master = [(1, 5), (4, 2), (8, 6), (10, 0), (12, 7), (13, 19), (15, 14), (17, 20), (18, 16)]
     assert sorted(pair_next_round(t).pairs()) == master
+
+
+def test_2026_unplayed_games_choose_the_bye_in_the_bracket_of_its_score() -> None:
+    """The bracket of the bye's score places the bye by fewest unplayed games.
+
+    ``data/random-2046-r6.trf`` is round 6 of a simulated tournament (seed
+    2046 in docs/pairing-package.md): the bye goes to a 1½-point player (the
+    lower players cannot have it); 7, 15, 20, 21 and 26 may, and only 20 has
+    played every round. The 1½ bracket has no downfloaters from above, and
+    below it 30 and 31 can play each other, so the bye is its one downfloater
+    and bbpPairings master gives it to 20 there. Narrowing only in the last
+    bracket came too late: the 1½ bracket had already sent 26 down.
+    """
+    text = (Path(__file__).parent / "data" / "random-2046-r6.trf").read_text()
+    t = read_trf(text).tournament
+    points = t.points()
+    assert {points[p] for p in (7, 15, 20, 21, 26)} == {3}
+    assert all(r.is_played for r in t.player(20).results)
+    assert all(not all(r.is_played for r in t.player(p).results) for p in (7, 15, 21, 26))
+    master = [
+        (5, 2), (8, 1), (11, 6), (13, 4), (14, 23), (15, 28), (16, 19),
+        (17, 22), (18, 27), (20, 0), (21, 29), (26, 7), (31, 30),
+    ]  # fmt: skip
+    assert sorted(pair_next_round(t).pairs()) == master
