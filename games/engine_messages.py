@@ -134,6 +134,34 @@ RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     ),
 ]
 
+# Reading a record (engine/record.py, an import's report): "line 12: " and a turn's
+# label come first, then what is wrong there (itself one of these sentences).
+RULES += [
+    (
+        re.compile(r"^line (?P<line>\d+): (?P<rest>.+)$", re.DOTALL),
+        lambda m: (
+            _("line %(line)s: %(reason)s")
+            % {"line": m["line"], "reason": translate_reason(m["rest"])}
+        ),
+    ),
+    (
+        re.compile(r"^(?P<label>\d+\.(?:\.\.)? \S+): (?P<rest>.+)$", re.DOTALL),
+        lambda m: f"{m['label']}: {translate_reason(m['rest'])}",
+    ),
+    (
+        re.compile(r"^malformed tag pair (?P<text>.+)$", re.DOTALL),
+        lambda m: _("malformed tag pair %(text)s") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^tag (?P<tag>\S+) appears twice$"),
+        lambda m: _("tag %(tag)s appears twice") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^the comment is not closed with '}'$"),
+        lambda m: _("the comment is not closed with '}'"),
+    ),
+]
+
 
 def translate_reason(reason: str) -> str:
     """The engine's reason in the active language (unchanged when not recognised)."""
