@@ -22,7 +22,7 @@ from bots import services as bot_services
 from games import services as game_services
 from notifications import services as notification_services
 from notifications.models import Kind
-from tournaments import leagues, pairing
+from tournaments import leagues, pairing, trf_import
 from tournaments import services as tournament_services
 from tournaments.models import Tournament
 from tournaments.tests.helpers import jobs_run_here, make_tournament, make_user
@@ -186,6 +186,15 @@ def world(db) -> dict[str, Any]:
         leagues.start_league(league=league, by=ann)
         job = imports.create_job(owner=ann, text=distinct_games(2) + "\n[Result]\n", file_name="x")
     imports.run_job(job_id=job.pk)
+    # Left waiting (their jobs are sent at a commit the test never makes): a challenge
+    # to a bot, a bot match, a tournament file; a second file is read, and refused.
+    challenge = game_services.create_challenge(creator=players[2], opponent=bots[1].username)
+    match = bot_services.create_bot_match(
+        creator=ann, white=bots[0].username, black=bots[1].username, games=2, seconds_per_turn=1
+    )
+    waiting_file = trf_import.queue_import(organiser=ann, data=b"012 Waiting open\n")
+    refused_file = trf_import.queue_import(organiser=ann, data=b"zzz 12345\n")
+    trf_import.run_import(import_id=refused_file.pk)
     for kind in Kind.values:
         notification_services.notify(user=ann, kind=kind, game=finished, params={"name": "b"})
     tournament_ids = [str(t.pk) for t in [*tournaments, open_one]]
@@ -201,6 +210,9 @@ def world(db) -> dict[str, Any]:
         "number": ["1"],
         "username": ["ann", "b", bots[0].username],
         "job_id": [str(job.pk)],
+        "challenge_id": [str(challenge.pk)],
+        "match_id": [str(match.pk)],
+        "import_id": [str(waiting_file.pk), str(refused_file.pk)],
         "token": [notification_services.unsubscribe_token(ann).split("/")[-1]],
     }
 
