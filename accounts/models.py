@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -54,6 +55,14 @@ class Profile(models.Model):
         verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name pages show.  A built-in bot's display name is a catalogue message
+        (bots/services.py marks them), so it comes out in the reader's language."""
+        if self.bot_engine and self.display_name:
+            return gettext(self.display_name)
         return self.display_name or self.user.get_username()
 
 

@@ -71,7 +71,10 @@ class ArchiveFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["tournament"].choices = [
             ("", _("Any")),
-            *Tournament.objects.order_by("-id").values_list("id", "name")[:500],
+            *(
+                (tournament.pk, tournament.shown_name)
+                for tournament in Tournament.objects.order_by("-id").only("id", "name")[:500]
+            ),
         ]
         self.fields["since"].widget.input_type = "date"
         self.fields["until"].widget.input_type = "date"

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import Profile
 from bots import errors as bot_errors
@@ -59,12 +60,18 @@ class BuiltinBot:
 
 # Known engine players, weakest first.  A player the engine adds later gets an
 # account too (``<name>-bot``, a level above these) the next time create_bots runs.
+# Display names are catalogue messages: stored in English, shown in the reader's
+# language (Profile.shown_name).
 _KNOWN_BOTS = {
-    "random": BuiltinBot("random", "random-bot", "Random bot", 1, 0.05),
-    "greedy": BuiltinBot("greedy", "greedy-bot", "Greedy bot", 2, 0.2),
-    "search-1": BuiltinBot("search-1", "search1-bot", "Search bot, 2 turns deep", 3, 0.5),
-    "search-2": BuiltinBot("search-2", "search2-bot", "Search bot, 3 turns deep", 4, 1.0),
-    "search": BuiltinBot("search", "search-bot", "Search bot, deepest", 5, 3.0),
+    "random": BuiltinBot("random", "random-bot", gettext_noop("Random bot"), 1, 0.05),
+    "greedy": BuiltinBot("greedy", "greedy-bot", gettext_noop("Greedy bot"), 2, 0.2),
+    "search-1": BuiltinBot(
+        "search-1", "search1-bot", gettext_noop("Search bot, 2 turns deep"), 3, 0.5
+    ),
+    "search-2": BuiltinBot(
+        "search-2", "search2-bot", gettext_noop("Search bot, 3 turns deep"), 4, 1.0
+    ),
+    "search": BuiltinBot("search", "search-bot", gettext_noop("Search bot, deepest"), 5, 3.0),
 }
 
 

@@ -134,6 +134,104 @@ RULES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     ),
 ]
 
+# Reading a record (engine/record.py, an import's report): "line 12: " and a turn's
+# label come first, then what is wrong there (itself one of these sentences).
+RULES += [
+    (
+        re.compile(r"^line (?P<line>\d+): (?P<rest>.+)$", re.DOTALL),
+        lambda m: (
+            _("line %(line)s: %(reason)s")
+            % {"line": m["line"], "reason": translate_reason(m["rest"])}
+        ),
+    ),
+    (
+        re.compile(r"^(?P<label>\d+\.(?:\.\.)? \S+): (?P<rest>.+)$", re.DOTALL),
+        lambda m: f"{m['label']}: {translate_reason(m['rest'])}",
+    ),
+    (
+        re.compile(r"^malformed tag pair (?P<text>.+)$", re.DOTALL),
+        lambda m: _("malformed tag pair %(text)s") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^tag (?P<tag>\S+) appears twice$"),
+        lambda m: _("tag %(tag)s appears twice") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^the comment is not closed with '}'$"),
+        lambda m: _("the comment is not closed with '}'"),
+    ),
+    (
+        re.compile(
+            r"^the game has no result token \(1-0, 0-1, 1/2-1/2 or \*\) before line (?P<line>\d+)$"
+        ),
+        lambda m: (
+            _("the game has no result token (1-0, 0-1, 1/2-1/2 or *) before line %(line)s")
+            % m.groupdict()
+        ),
+    ),
+    (
+        re.compile(
+            r"^the game has no result token \(1-0, 0-1, 1/2-1/2 or \*\) at the end of the input$"
+        ),
+        lambda m: _("the game has no result token (1-0, 0-1, 1/2-1/2 or *) at the end of the file"),
+    ),
+    (
+        re.compile(r"^turn number (?P<found>.+) where (?P<wanted>.+) belongs$", re.DOTALL),
+        lambda m: _("turn number %(found)s where %(wanted)s belongs") % m.groupdict(),
+    ),
+    (
+        re.compile(
+            r"^unexpected (?P<text>.+) in the movetext: (?P<bad>.+); the movetext is written in ASCII$",
+            re.DOTALL,
+        ),
+        lambda m: (
+            _("unexpected %(text)s in the movetext: %(bad)s; the movetext is written in ASCII")
+            % {"text": m["text"], "bad": translate_reason(m["bad"])}
+        ),
+    ),
+    (
+        re.compile(r"^non-ASCII character (?P<char>.+) \((?P<code>U\+[0-9A-F]+)\)$", re.DOTALL),
+        lambda m: _("non-ASCII character %(char)s (%(code)s)") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^non-ASCII whitespace (?P<char>.+) \((?P<code>U\+[0-9A-F]+)\)$", re.DOTALL),
+        lambda m: _("non-ASCII whitespace %(char)s (%(code)s)") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^unexpected (?P<text>.+) in the movetext$", re.DOTALL),
+        lambda m: _("unexpected %(text)s in the movetext") % m.groupdict(),
+    ),
+    (
+        re.compile(
+            r"^the Result tag says (?P<tag>.+) but the movetext ends with (?P<result>.+)$",
+            re.DOTALL,
+        ),
+        lambda m: (
+            _("the Result tag says %(tag)s but the movetext ends with %(result)s") % m.groupdict()
+        ),
+    ),
+    (
+        re.compile(r"^the Termination tag says (?P<tag>.+) but the game is not over$", re.DOTALL),
+        lambda m: _("the Termination tag says %(tag)s but the game is not over") % m.groupdict(),
+    ),
+    (
+        re.compile(r"^the Position tag is not the standard start: add an Opening tag$"),
+        lambda m: _("the Position tag is not the standard start: add an Opening tag"),
+    ),
+    (
+        re.compile(r"^Board tag: a game on a custom board needs a Position tag$"),
+        lambda m: _("Board tag: a game on a custom board needs a Position tag"),
+    ),
+    (
+        re.compile(
+            r"^Board tag (?P<board>.+) differs from the board of the Position tag$", re.DOTALL
+        ),
+        lambda m: (
+            _("Board tag %(board)s differs from the board of the Position tag") % m.groupdict()
+        ),
+    ),
+]
+
 
 def translate_reason(reason: str) -> str:
     """The engine's reason in the active language (unchanged when not recognised)."""

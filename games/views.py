@@ -84,7 +84,7 @@ def run(request: HttpRequest, call: Callable[[], T]) -> T | None:
 
 def player_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
-    return (profile.display_name if profile else "") or user.get_username()
+    return profile.shown_name if profile else user.get_username()
 
 
 @dataclass

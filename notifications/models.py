@@ -16,6 +16,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.division_names import shown_tournament_name
+
 
 class Kind(models.TextChoices):
     YOUR_TURN = "your_turn", _("Your turn")
@@ -129,6 +131,8 @@ class Notification(models.Model):
                 increment_hours=values.get("increment_hours", 0),
                 weekend_pause=bool(values.get("weekend_pause")),
             ).label()
+        if "tournament" in values:  # a league division's name, in the active language
+            values["tournament"] = shown_tournament_name(str(values["tournament"]))
         template = MESSAGES.get(self.kind)
         if self.kind == Kind.YOUR_TURN and "automatic_turn" in values:
             template = AUTOMATIC_TURN_MESSAGE

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from tournaments import arbiter, errors, services, trf_import
 from tournaments.models import Participant, Tournament, TrfImport
+from tournaments.trf_messages import translate_trf_error
 from tournaments.views import _tournament
 
 
@@ -171,4 +172,8 @@ def import_status(request: HttpRequest, import_id: int) -> HttpResponse:
     job = get_object_or_404(TrfImport, pk=import_id)
     if not (request.user.is_staff or job.organiser_id == request.user.pk):
         raise Http404
-    return render(request, "tournaments/import_status.html", {"job": job})
+    return render(
+        request,
+        "tournaments/import_status.html",
+        {"job": job, "error": translate_trf_error(job.error)},
+    )

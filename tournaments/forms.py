@@ -58,8 +58,6 @@ class TournamentForm(TimeControlForm):
     tiebreaks = forms.CharField(
         label=_("Tie-breaks"),
         required=False,
-        help_text=_("In order, separated by commas, from: %(names)s. Empty: the usual order.")
-        % {"names": ", ".join(pairing.TIEBREAK_NAMES)},
     )
     all_at_once = forms.BooleanField(
         label=_("Start all games at once (round robin)"), required=False
@@ -110,6 +108,10 @@ class TournamentForm(TimeControlForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["clock_kind"].required = False  # absent: days per turn
+        # Filled per form, in the request's language (at import it would stay English).
+        self.fields["tiebreaks"].help_text = _(
+            "In order, separated by commas, from: %(names)s. Empty: the usual order."
+        ) % {"names": ", ".join(pairing.TIEBREAK_NAMES)}
 
     def clean_clock_kind(self) -> str:
         return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN

@@ -27,10 +27,18 @@ from django.utils.translation import gettext as _
 
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
+from core.division_names import division_name
 from core.text import hidden_characters
 from games.models import Game
 from tournaments import errors, pairing, selectors, services
-from tournaments.models import Division, League, LeagueMember, Participant, Season, Tournament
+from tournaments.models import (
+    Division,
+    League,
+    LeagueMember,
+    Participant,
+    Season,
+    Tournament,
+)
 from tournaments.pairing import promotion
 
 MAX_DIVISION_SIZE = 20
@@ -164,8 +172,7 @@ def _start_season(league: League, number: int, divisions: list[list[int]]) -> Se
     season = Season.objects.create(league=league, number=number)
     for level, user_ids in enumerate(divisions, start=1):
         tournament = Tournament.objects.create(
-            name=_("%(league)s — season %(season)d, division %(division)d")
-            % {"league": league.name, "season": number, "division": level},
+            name=division_name(league.name, number, level),
             organiser=league.organiser,
             format=Tournament.Format.ROUND_ROBIN,
             opening=league.opening,

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clocks.models import TimeControlFields
+from core.division_names import shown_tournament_name
 from games.models import Game
 
 
@@ -155,7 +156,13 @@ class Tournament(TimeControlFields):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        """The name pages show: a league division's, stored in English, in the reader's
+        language; any other as its organiser wrote it."""
+        return shown_tournament_name(self.name)
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", kwargs={"tournament_id": self.pk})

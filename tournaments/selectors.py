@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tournaments import pairing
 from tournaments.models import ByeRequest, ForbiddenPair, Pairing, Participant, Tournament
@@ -36,13 +37,31 @@ def registration_is_open(tournament: Tournament, now: datetime.datetime | None =
     )
 
 
+# The pairing package (pure Python) names its rules in English; these are the same
+# sentences in the catalogue, the pairing library ("py4swiss 0.3.1", the last two
+# words of the English) filled in.
+_RULES_IN_WORDS = {
+    "2026": gettext_noop("FIDE Dutch system (C.04.3), rules of February 2026, on %(library)s"),
+    "2017": gettext_noop("FIDE Dutch system (C.04.3), rules before February 2026, via %(library)s"),
+    "burstein": gettext_noop("FIDE Burstein system (C.04.4.2, February 2026), via %(library)s"),
+    "dubov": gettext_noop("FIDE Dubov system (C.04.4.1, February 2026), via %(library)s"),
+}
+
+
 def rules_version(tournament: Tournament) -> str:
-    """The pairing rules a Swiss is paired by, in words ("" for a round robin)."""
+    """The pairing rules a Swiss is paired by, in words, in the active language ("" for
+    a round robin)."""
     if tournament.format != Tournament.Format.SWISS:
         return ""
     if tournament.pairing_system == "dutch":
-        return pairing.RULES_VERSIONS[tournament.pairing_rules]
-    return pairing.SYSTEM_VERSIONS[tournament.pairing_system]
+        key, english = tournament.pairing_rules, pairing.RULES_VERSIONS[tournament.pairing_rules]
+    else:
+        key, english = tournament.pairing_system, pairing.SYSTEM_VERSIONS[tournament.pairing_system]
+    library = " ".join(english.split()[-2:])
+    sentence = _RULES_IN_WORDS.get(key)
+    if sentence is None or sentence % {"library": library} != english:
+        return english  # a system or version added without its sentence here
+    return _(sentence) % {"library": library}
 
 
 def withdrawn_for(participant: Participant, round_number: int) -> bool:

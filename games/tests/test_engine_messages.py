@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from engine import IllegalTurnError, InvalidTurnError, Position
+from engine import IllegalTurnError, InvalidTurnError, Position, read_games
 from games.engine_messages import translate_reason
 
 CASES = [
@@ -47,3 +47,26 @@ def test_engine_refusals_are_translated(position, text, language) -> None:
 
 def test_unknown_reasons_pass_through() -> None:
     assert translate_reason("something new") == "something new"
+
+
+# Records an import cannot read (engine/record.py): each error comes out translated.
+BAD_RECORDS = [
+    '[White "a"]\n[White "b"]\n\n1. D2L *\n',  # a tag twice
+    '[White "a"]\n\n1. D2L\n',  # no result token
+    '[White "a"]\n\n2. D2L *\n',  # a wrong turn number
+    '[White "a"]\n\n1. D2L \u00fc *\n',  # non-ASCII in the movetext
+    '[White "a"]\n\n1. D2L { open\n',  # an open comment
+    '[Result "1-0"]\n\n1. D2L *\n',  # the Result tag contradicts the movetext
+    '[White "a"]\n\n1. D2-D3 *\n',  # an illegal turn, on its line
+]
+
+
+@pytest.mark.parametrize("text", BAD_RECORDS)
+@pytest.mark.parametrize("language", ["ru", "eo"])
+def test_record_errors_are_translated(text, language) -> None:
+    messages = [error.message for record in read_games(text) for error in record.errors]
+    assert messages
+    with translation.override(language):
+        for message in messages:
+            shown = translate_reason(message)
+            assert shown != message and not shown.startswith("line "), message
