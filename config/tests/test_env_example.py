@@ -8,17 +8,15 @@ import http.client
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
 from accounts import services as account_services
-from config.tests.servers import free_port
+from config.tests.servers import free_port, wait_until_listening
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 ENV_EXAMPLE = BASE_DIR / "platform" / "env.example"
@@ -95,15 +93,8 @@ def test_a_local_try_serves_plain_http_on_127_0_0_1() -> None:
             cwd=BASE_DIR, env=env, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, f"gunicorn exited with {server.returncode}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return server
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
+        wait_until_listening(server, port)
+        return server
 
     def stop(server: subprocess.Popen[bytes]) -> None:
         os.killpg(server.pid, signal.SIGTERM)

@@ -8,7 +8,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from config.tests.servers import free_port
+from config.tests.servers import free_port, wait_until_listening
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -40,15 +39,7 @@ def _healthz(config: str, database_url: str) -> tuple[int, dict[str, str], float
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, f"gunicorn exited with {server.returncode}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
+        wait_until_listening(server, port)
         started = time.monotonic()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/healthz", headers={"Host": "127.0.0.1"})
@@ -125,15 +116,7 @@ def test_healthz_is_503_when_new_connections_are_refused_though_its_own_still_wo
         return answer.status, json.loads(answer.read())
 
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, f"gunicorn exited with {server.returncode}"
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
+        wait_until_listening(server, port)
         assert healthz()[0] == 200  # and the worker now keeps a connection
         # Only this database refuses: the server's other databases (other runs) go on.
         # (Said from the maintenance database: one cannot lock out the current one.)

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,7 @@ import pytest
 from django.db import connection
 
 from accounts import services as account_services
-from config.tests.servers import free_port
+from config.tests.servers import free_port, wait_until_listening
 from games import services
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -29,15 +28,7 @@ PASSWORD = "nginx-test-password-4711"
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"exited with {process.returncode}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"nothing listens on {port}")
+    wait_until_listening(process, port)
 
 
 def _start(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:

@@ -10,11 +10,9 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ import pytest
 from django.utils import timezone
 
 from accounts import services as account_services
-from config.tests.servers import free_port
+from config.tests.servers import free_port, wait_until_listening
 from core.testing import wait_for
 from games import services
 from games.models import Challenge, Game
@@ -74,15 +72,7 @@ def test_posts_that_commit_answer_success_while_redis_is_down(celery_worker_proc
             cwd=BASE_DIR, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                assert server.poll() is None, f"gunicorn exited with {server.returncode}"
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert time.monotonic() < deadline, "gunicorn did not start"
-                    time.sleep(0.2)
+            wait_until_listening(server, port)
 
             status, body = _request(
                 port,

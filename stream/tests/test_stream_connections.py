@@ -11,7 +11,6 @@ from __future__ import annotations
 import http.client
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -23,7 +22,7 @@ import pytest
 from django.db import connection
 
 from accounts import services as account_services
-from config.tests.servers import free_port
+from config.tests.servers import free_port, wait_until_listening
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PASSWORD = "stream-connections-password-4711"
@@ -76,15 +75,8 @@ def _stream_service(port: int, extra: dict[str, str]) -> subprocess.Popen[bytes]
             **extra,
         }),
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert server.poll() is None, f"the stream service exited with {server.returncode}"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("the stream service did not start")
+    wait_until_listening(server, port)
+    return server
 
 
 def _open_streams(port: int) -> Iterator[http.client.HTTPResponse]:
