@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.testing import at_once
 from tournaments import arbiter, errors, selectors, services
 from tournaments.models import DraftRound, Pairing, Round, Tournament
 
@@ -431,46 +432,22 @@ def test_real_worker_stores_the_draft_and_publishes_it(celery_worker_process) ->
 def test_concurrent_publications_and_edits_create_the_round_once() -> None:
     """Publication jobs (twice, e.g. a re-delivered message) racing edits: one round, the
     draft's last state, and never an edit applied after the publication."""
-    import threading
-
-    from django.db import connection
 
     organiser = make_user("orga", organiser=True)
     players = [make_user(f"r{i}", rating=1900 - i) for i in range(8)]
     tournament = make_tournament(organiser, players, rounds=3, arbiter_publishes=True)
     services.start_tournament(tournament=tournament, by=organiser)
     DraftRound.objects.filter(tournament=tournament).update(publishing=True)
-    barrier = threading.Barrier(6)
-    results: list[object] = []
-    failures: list[BaseException] = []
-
-    def publish() -> None:
-        try:
-            barrier.wait(timeout=30)
-            results.append(arbiter.publish_now(tournament_id=tournament.pk, number=1))
-        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
-            failures.append(exc)
-        finally:
-            connection.close()
 
     def edit() -> None:
         try:
-            barrier.wait(timeout=30)
             arbiter.edit_draft(tournament=tournament, by=organiser, action="swap_colours", board=1)
         except errors.NoDraftRound:
             pass  # being published, or published: the edit is refused
-        except Exception as exc:  # noqa: BLE001
-            failures.append(exc)
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=publish) for _ in range(4)]
-    threads += [threading.Thread(target=edit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not failures, failures
+    results = at_once(
+        [lambda: arbiter.publish_now(tournament_id=tournament.pk, number=1)] * 4 + [edit] * 2
+    )
     assert sum(r is not None for r in results) == 1
     assert Round.objects.filter(tournament=tournament).count() == 1
     assert len(open_games(tournament)) == 4

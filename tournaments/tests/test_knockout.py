@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.testing import at_once
 from tournaments import knockout, selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.pairing.knockout import (
@@ -228,9 +229,6 @@ def test_real_worker_runs_a_cup_with_a_replay(celery_worker_process) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_advances_pair_the_next_bracket_round_once() -> None:
-    import threading
-
-    from django.db import connection
 
     from tournaments.models import Pairing
 
@@ -242,26 +240,7 @@ def test_concurrent_advances_pair_the_next_bracket_round_once() -> None:
     for row in rows[:3]:
         Pairing.objects.filter(pk=row.pk).update(white_outcome="1", black_outcome="0")
     Pairing.objects.filter(pk=rows[3].pk).update(white_outcome="=", black_outcome="=")
-    attempts = 4
-    barrier = threading.Barrier(attempts)
-    outcomes: list[str] = []
-    failures: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            barrier.wait(timeout=30)
-            outcomes.append(services.advance(tournament_id=cup.pk))
-        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=attempt) for _ in range(attempts)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not failures, failures
+    outcomes = at_once([lambda: services.advance(tournament_id=cup.pk)] * 4)
     assert outcomes.count("paired") == 1
     assert Round.objects.filter(tournament=cup).count() == 2
     assert pairs(cup, 2) == [(6, 3)]  # only the replay of 3 v 6, colours swapped

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.testing import at_once
 from tournaments import errors, leagues
 from tournaments.models import Division, League, Season, Tournament
 from tournaments.pairing.promotion import next_divisions, split
@@ -230,34 +231,13 @@ def test_league_and_bracket_pages_come_out_in_the_language(client, language) -> 
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_rollovers_start_one_next_season() -> None:
-    import threading
-
-    from django.db import connection
 
     organiser, _players, league = _league(4, division_size=2)
     season = leagues.start_league(league=league, by=organiser)
     # The divisions are over (their games do not matter here): every job may roll over.
     Tournament.objects.filter(division__season=season).update(status=Tournament.Status.FINISHED)
     attempts = 4
-    barrier = threading.Barrier(attempts)
-    outcomes: list[str] = []
-    failures: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            barrier.wait(timeout=30)
-            outcomes.append(leagues.finish_season(season_id=season.pk))
-        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
-            failures.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=attempt) for _ in range(attempts)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not failures, failures
+    outcomes = at_once([lambda: leagues.finish_season(season_id=season.pk)] * attempts)
     assert sorted(outcomes) == ["idle"] * (attempts - 1) + ["rolled over"]
     assert Season.objects.filter(league=league).count() == 2
     assert Division.objects.filter(season__league=league, season__number=2).count() == 2

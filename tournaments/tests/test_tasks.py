@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
-from django.db import connection
 
+from core.testing import at_once
 from games import signals
 from games.models import Game
 from tournaments import selectors, services
@@ -33,26 +32,9 @@ def test_concurrent_pairing_of_the_same_round_creates_it_once() -> None:
     services.start_tournament(tournament=tournament, by=organiser)
     _score_round_without_tasks(tournament, 1)
 
-    attempts = 6
-    barrier = threading.Barrier(attempts)
-    results: list[object] = []
-    failures: list[BaseException] = []
-
-    def attempt() -> None:
-        try:
-            barrier.wait(timeout=30)
-            results.append(services.pair_round(tournament_id=tournament.pk, round_number=2))
-        except Exception as exc:  # noqa: BLE001  (a thread must report any failure)
-            failures.append(exc)
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=attempt) for _ in range(attempts)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not failures, failures
+    results = at_once(
+        [lambda: services.pair_round(tournament_id=tournament.pk, round_number=2)] * 6
+    )
     assert sum(r is not None for r in results) == 1
     assert Round.objects.filter(tournament=tournament, number=2).count() == 1
     assert Pairing.objects.filter(round__tournament=tournament, round__number=2).count() == 4
