@@ -89,6 +89,32 @@ def _fresh_cache() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_waits_for_a_busy_worker() -> Iterator[None]:
+    """Between transactional tests Django empties the tables (TRUNCATE).  The session's
+    real Celery worker may still be finishing a task a test queued (a rating, an
+    e-mail); PostgreSQL then breaks the lock cycle by failing one side, sometimes the
+    TRUNCATE.  Ours is retried in a savepoint of its own (Django's public
+    execute_wrapper), so the flush waits for the worker instead of failing the test."""
+    from django.db import OperationalError, connection, transaction
+
+    def retry_truncate(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if connection.vendor != "postgresql" or not sql.startswith("TRUNCATE"):
+            return execute(sql, params, many, context)
+        for attempt in range(20):
+            try:
+                with transaction.atomic():
+                    return execute(sql, params, many, context)
+            except OperationalError as exc:
+                if "deadlock detected" not in str(exc) or attempt == 19:
+                    raise
+                time.sleep(0.25)
+        return None  # not reached
+
+    with connection.execute_wrapper(retry_truncate):
+        yield
+
+
 # --- A real Celery worker -----------------------------------------------------------------
 
 
