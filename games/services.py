@@ -16,9 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db import IntegrityError, connection, transaction
-from django.db.models import OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,7 +26,7 @@ from clocks import state as clock
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
 from engine import InvalidPositionError, Position, Turn
-from games import conditional, errors, signals
+from games import conditional, errors, hot_reads, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
@@ -263,16 +261,15 @@ def locked_game(game: Game) -> Game:
     """The game row, locked, with both players and their profiles (the clock and the
     receivers of turn_played need them: see player_profiles).  Only the game row is
     locked: other games of the same players must not wait.  On PostgreSQL the stored
-    turns' texts come in the same round trip (play_turn replays them)."""
-    games = (
+    turns' texts come in the same round trip (play_turn replays them), through the
+    named statement of games.hot_reads (every API turn runs this read)."""
+    if connection.vendor == "postgresql":
+        return hot_reads.locked_game(game.pk)
+    return (
         Game.objects.select_for_update(of=("self",))
         .select_related("white__profile", "black__profile")
-        .filter(pk=game.pk)
+        .get(pk=game.pk)
     )
-    if connection.vendor == "postgresql":
-        texts = TurnRow.objects.filter(game=OuterRef("pk")).order_by("ply").values("text")
-        games = games.annotate(stored_turn_texts=ArraySubquery(texts))
-    return games.get()
 
 
 def player_profiles(game: Game) -> dict[int, Profile]:

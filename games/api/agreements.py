@@ -13,13 +13,13 @@ from rest_framework.views import APIView
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
 from games import agreements
-from games.api.serializers import ChallengeSerializer, GameSerializer
+from games.api.serializers import ChallengeSerializer, GameSerializer, game_payload
 from games.api.views import _games
 from games.models import Game, GameNote
 
 
 def _game_answer(game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
-    return Response(GameSerializer(_games().get(pk=game_id)).data, status=http_status)
+    return Response(game_payload(_games().get(pk=game_id)), status=http_status)
 
 
 class DrawView(APIView):

@@ -31,7 +31,7 @@ def _games() -> QuerySet[Game]:
 
 
 def _game_response(game_id: int, http_status: int = status.HTTP_200_OK) -> Response:
-    return Response(s.GameSerializer(_games().get(pk=game_id)).data, status=http_status)
+    return Response(s.game_payload(_games().get(pk=game_id)), status=http_status)
 
 
 # --- Challenges --------------------------------------------------------------------------
@@ -145,7 +145,7 @@ class AcceptChallengeView(APIView):
         challenge = get_object_or_404(Challenge, pk=challenge_id)
         game = services.accept_challenge(challenge=challenge, player=request.user)
         return Response(
-            {"game": s.GameSerializer(_games().get(pk=game.pk)).data},
+            {"game": s.game_payload(_games().get(pk=game.pk))},
             status=status.HTTP_201_CREATED,
         )
 
@@ -220,7 +220,7 @@ class GamesView(APIView):
 class GameDetailView(APIView):
     @extend_schema(operation_id="get_game", responses={200: s.GameSerializer, **_errors(404)})
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(s.GameSerializer(get_object_or_404(_games(), pk=game_id)).data)
+        return Response(s.game_payload(get_object_or_404(_games(), pk=game_id)))
 
 
 class LegalTurnsView(APIView):
@@ -280,7 +280,7 @@ class TurnsView(APIView):
         # The service's game is the row as stored, players joined, with the texts of all
         # its turns (GameSerializer reads them from there: no query for the turns).
         return Response(
-            s.GameSerializer(game).data,
+            s.game_payload(game),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
