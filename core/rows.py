@@ -57,4 +57,5 @@ class RowReader(Generic[M]):
         values = list(row[start : start + self.width])
         for index, convert, field in self._converters:
             values[index] = convert(values[index], field, connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
+        instance: M = self.model.from_db(connection.alias, self.attnames, values)
+        return instance
