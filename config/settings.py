@@ -666,4 +666,6 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
     if (DEBUG or EMBEDDED or TESTING)
     else "django.core.mail.backends.smtp.EmailBackend"
 )
+# The file-based backend (django.core.mail.backends.filebased.EmailBackend) writes here.
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "adaptoid@localhost"
