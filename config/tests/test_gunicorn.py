@@ -43,6 +43,12 @@ def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> No
                 assert server.poll() is None, server.stdout.read().decode()  # type: ignore[union-attr]
                 time.sleep(0.3)
         assert status == 200
+        # A NUL in the address, percent-encoded, straight to gunicorn (#14.9): a 4xx.
+        for path in ("/api/v1/players/a%00b", "/players/a%00b/", "/api/v1/games?player=a%00b"):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            assert 400 <= answer.status < 500, (path, answer.status, answer.read()[:300])
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         output = server.communicate(timeout=30)[0].decode()
