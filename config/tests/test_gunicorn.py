@@ -54,3 +54,15 @@ def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> No
         output = server.communicate(timeout=30)[0].decode()
     assert server.returncode == 0, output
     assert "Traceback" not in output, output
+
+
+def test_the_stream_service_is_never_recycled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its process would wait for its open streams (minutes) before a new one is forked,
+    # answering nobody meanwhile (found by bench/soak.py); the web service is recycled.
+    import runpy
+
+    monkeypatch.delenv("DB_POOL_MAX_SIZE", raising=False)  # the file sets it: restored after
+    stream = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn-stream.conf.py"))
+    web = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn.conf.py"))
+    assert stream["max_requests"] == 0 and stream["worker_class"] == "gthread"
+    assert web["max_requests"] > 0
