@@ -499,6 +499,10 @@ CELERY_BEAT_SCHEDULE["imports-sweep"] = {
     "task": "archive.tasks.sweep_import_jobs",
     "schedule": 300.0,
 }
+# Players one tournament may have (tournaments.services.player_limit): what this machine
+# pairs well inside the pairing task's time limit.  Measured (docs/tournaments.md): a
+# Swiss round of 1,000 players 15-34 s, of 2,000 players 88-204 s against a 270 s limit.
+TOURNAMENT_MAX_PLAYERS = env_int("TOURNAMENT_MAX_PLAYERS", 1000, minimum=2)
 # The .agn import (archive.imports): per file, per user.
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 10_000_000, minimum=1)
 IMPORT_MAX_GAMES = env_int("IMPORT_MAX_GAMES", 10_000, minimum=1)
