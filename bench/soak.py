@@ -14,7 +14,7 @@ For ``--seconds``:
 
 * ``--clients`` (16) clients play turns through nginx, both sides of their games
   (bench/api_load.py's players and games; throttles raised so they do not cap the run);
-* the stream attack (#14.1): ``--streams`` (110) connections at once to
+* the stream attack (#14.1, the cache database is emptied first): ``--streams`` (110) connections at once to
   ``GET /api/v1/stream/events`` with one user's token, each opened again at once when it
   ends and a second after a refusal;
 * the import attacks (#14.2), every ``--import-every`` seconds (60): a big file (more
@@ -76,12 +76,15 @@ class Tally:
         self.counts: Counter[tuple[str, str]] = Counter()
         self.lock = threading.Lock()
         self.samples: dict[str, str] = {}  # a body of each 5xx/failure kind, for the report
+        self.began = time.monotonic()
+        self.failure_seconds: list[float] = []  # when each 5xx/failure came, from the start
 
     def add(self, kind: str, status: int | str, body: Any = None) -> None:
         with self.lock:
             self.counts[(kind, str(status))] += 1
-            if (isinstance(status, str) or status >= 500) and kind not in self.samples:
-                self.samples[f"{kind} {status}"] = repr(body)[:300]
+            if isinstance(status, str) or status >= 500:
+                self.failure_seconds.append(time.monotonic() - self.began)
+                self.samples.setdefault(f"{kind} {status}", repr(body)[:300])
 
     def server_errors(self) -> int:
         return sum(
@@ -329,6 +332,12 @@ def main() -> int:
         )
         tokens[name] = account_services.create_token(user=user)
     connections.close_all()
+    from django.core.cache import cache
+
+    # The bench's own cache database (--redis-url's next one): stream slots left taken by
+    # an earlier run's stream process, stopped with its streams open, would refuse this
+    # run's first streams until they expire (STREAM_MAX_SECONDS + 60 s).
+    cache.clear()
 
     processes: list[subprocess.Popen[bytes]] = []
     try:
@@ -407,7 +416,7 @@ def main() -> int:
             target=sample_connections, args=(args.database_url, sampling, seen)
         )
         sampler.start()
-        began = time.monotonic()
+        began = tally.began = time.monotonic()
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -430,6 +439,10 @@ def main() -> int:
         )
         errors = tally.server_errors()
         print(f"5xx or no answer: {errors}")
+        if tally.failure_seconds:
+            print(
+                f"   from {min(tally.failure_seconds):.0f} s to {max(tally.failure_seconds):.0f} s"
+            )
         for kind, body in tally.samples.items():
             print(f"   {kind}: {body}")
     finally:
