@@ -171,8 +171,8 @@ def start_celery_worker(
         DATABASE_NAME=str(connection.settings_dict["NAME"]),
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONUNBUFFERED="1",
-        **(env or {}),
     )
+    worker_env.update(env or {})  # the caller's values win (e.g. a queue family of its own)
     command = [
         sys.executable, "-m", "celery", "-A", app, "worker",
         f"--pool={pool}", "--concurrency=1", "--loglevel=INFO",

@@ -16,7 +16,7 @@ class TooManyImportJobs(DomainError):
 
 
 class ImportFileRefused(DomainError):
-    """400: the upload is too large or not UTF-8 text (nothing is queued)."""
+    """400: the upload is too large, not UTF-8 or not text (nothing is queued)."""
 
     code = "import_file_refused"
     default_message = _("The file cannot be imported.")

@@ -302,7 +302,8 @@ def job_error_text(job: ImportJob) -> str:
 
 
 def read_upload(upload: Any) -> str:
-    """The text of an uploaded .agn file; ImportFileRefused when too large or not UTF-8."""
+    """The text of an uploaded .agn file; ImportFileRefused when too large, not UTF-8, or
+    holding a NUL character (in a tag, a comment, anywhere)."""
     max_bytes = limit("IMPORT_MAX_BYTES")
     if upload.size > max_bytes:
         raise ImportFileRefused(
@@ -310,9 +311,13 @@ def read_upload(upload: Any) -> str:
             % {"size": filesizeformat(max_bytes)}
         )
     try:
-        return str(upload.read().decode("utf-8-sig"))
+        text = str(upload.read().decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ImportFileRefused(_("The file is not UTF-8 text.")) from None
+    if "\x00" in text:
+        # Valid UTF-8 but no text (PostgreSQL cannot store it: the job's row was a 500).
+        raise ImportFileRefused(_("The file contains a NUL character: it is not a text file."))
+    return text
 
 
 def create_job(*, owner: Any, text: str, file_name: str = "") -> ImportJob:
@@ -333,7 +338,9 @@ def create_job(*, owner: Any, text: str, file_name: str = "") -> ImportJob:
                 % {"count": active, "limit": allowed},
                 retry_after=30,
             )
-        job = ImportJob.objects.create(owner=owner, text=text, file_name=file_name[:200])
+        job = ImportJob.objects.create(
+            owner=owner, text=text, file_name=file_name.replace("\x00", "")[:200]
+        )
         tasks.run_import_job.delay(job.pk)
     return job
 

@@ -175,13 +175,25 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_gunicorn(env: dict[str, str], port: int, extra: list[str]) -> subprocess.Popen[bytes]:
+def start_gunicorn(
+    env: dict[str, str],
+    port: int,
+    extra: list[str],
+    config: str = "gunicorn.conf.py",
+    log: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """gunicorn with platform/<config> on `port` (GUNICORN_BIND in `env`), its output to
+    `log` (else this terminal); waits for it.  Also used by bench/soak.py (the stream
+    service: config="gunicorn-stream.conf.py")."""
     command = [
         sys.executable, "-m", "gunicorn", "config.wsgi:application",
-        "--config", str(ROOT / "platform" / "gunicorn.conf.py"),
+        "--config", str(ROOT / "platform" / config),
         "--access-logfile", "/dev/null", *extra,
     ]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    output = log.open("ab") if log is not None else None
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=env, start_new_session=True, stdout=output, stderr=output
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -209,7 +221,7 @@ http {{
     uwsgi_temp_path {run}/uwsgi;
     scgi_temp_path {run}/scgi;
     upstream adaptoid {{ server 127.0.0.1:{upstream}; }}
-    upstream adaptoid_stream {{ server 127.0.0.1:{upstream}; }}  # no stream in this bench
+    upstream adaptoid_stream {{ server 127.0.0.1:{stream}; }}
     server {{
         listen 127.0.0.1:{port};
         include {root}/platform/nginx-locations.conf;
@@ -218,12 +230,20 @@ http {{
 """
 
 
-def start_nginx(port: int, upstream_port: int) -> tuple[subprocess.Popen[bytes], Path]:
-    """nginx on `port` in front of gunicorn, with the site's locations (platform/)."""
+def start_nginx(
+    port: int, upstream_port: int, stream_port: int | None = None
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """nginx on `port` in front of gunicorn, with the site's locations (platform/); the
+    event stream goes to `stream_port` (the stream service), or to the same gunicorn."""
     import tempfile
 
     run = Path(tempfile.mkdtemp(prefix="adaptoid-nginx-"))
-    conf = NGINX_CONF.format(run=run, root=ROOT, port=port, upstream=upstream_port)
+    # nginx's workers (user nobody when started as root) buffer big request bodies in
+    # {run}/body: they must be able to enter the folder (mkdtemp makes it 0700).
+    run.chmod(0o755)
+    conf = NGINX_CONF.format(
+        run=run, root=ROOT, port=port, upstream=upstream_port, stream=stream_port or upstream_port
+    )
     (run / "nginx.conf").write_text(conf)
     nginx = subprocess.Popen(
         ["nginx", "-c", str(run / "nginx.conf"), "-g", "daemon off;"], start_new_session=True

@@ -499,6 +499,10 @@ CELERY_BEAT_SCHEDULE["imports-sweep"] = {
     "task": "archive.tasks.sweep_import_jobs",
     "schedule": 300.0,
 }
+# Players one tournament may have (tournaments.services.player_limit): what this machine
+# pairs well inside the pairing task's time limit.  Measured (docs/tournaments.md): a
+# Swiss round of 1,000 players 15-34 s, of 2,000 players 88-204 s against a 270 s limit.
+TOURNAMENT_MAX_PLAYERS = env_int("TOURNAMENT_MAX_PLAYERS", 1000, minimum=2)
 # The .agn import (archive.imports): per file, per user.
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 10_000_000, minimum=1)
 IMPORT_MAX_GAMES = env_int("IMPORT_MAX_GAMES", 10_000, minimum=1)
@@ -666,4 +670,6 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
     if (DEBUG or EMBEDDED or TESTING)
     else "django.core.mail.backends.smtp.EmailBackend"
 )
+# The file-based backend (django.core.mail.backends.filebased.EmailBackend) writes here.
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "adaptoid@localhost"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -40,7 +41,9 @@ logger = logging.getLogger(__name__)
 User = get_user_model()
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
-# A sender that claimed an email this long ago without finishing has died.
+# A sender that claimed an email this long ago without finishing has died; an email
+# pending this long without a single attempt lost its message (a web node killed between
+# its commit and the message, the broker down at the commit).
 STALE_CLAIM = dt.timedelta(minutes=15)
 # Emailing these does not make sense (the list on the site shows them).
 SITE_ONLY_KINDS: frozenset[str] = frozenset()
@@ -198,7 +201,12 @@ def unsubscribe(*, token: str) -> AbstractBaseUser | None:
 
 
 def _message(
-    *, user: AbstractBaseUser, subject: str, template: str, context: dict[str, Any]
+    *,
+    user: AbstractBaseUser,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    message_id: str,
 ) -> EmailMultiAlternatives:
     link = unsubscribe_url(user)
     body = render_to_string(
@@ -214,6 +222,10 @@ def _message(
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Content-Language": translation.get_language() or settings.LANGUAGE_CODE,
+            # The same id however often it is sent: the one duplicate at-least-once allows
+            # (the sender killed after the mail server took it, before the row says sent)
+            # is recognised as one message by mail clients and servers.
+            "Message-ID": f"<{message_id}@{urlsplit(site_url()).hostname or 'localhost'}>",
         },
     )
     return message
@@ -259,6 +271,7 @@ def deliver_email(*, notification_id: int, now: dt.datetime | None = None) -> st
                 subject=f"Adaptoid: {notification.get_kind_display()}",
                 template="notifications/email/notification.txt",
                 context={"notification": notification, "text": notification.message},
+                message_id=f"notification.{notification.pk}",
             )
         message.send()
     except Exception:
@@ -320,6 +333,8 @@ def deliver_digest(*, user_id: int, now: dt.datetime | None = None) -> int:
                 subject=translation.gettext("Adaptoid: your daily digest"),
                 template="notifications/email/digest.txt",
                 context={"items": [(item, item.message) for item in latest.values()]},
+                # The digest of these notifications: re-sent after a crash, the same id.
+                message_id=f"digest.{user_id}.{min(item.pk for item in items)}",
             )
         message.send()
     except Exception:
@@ -332,18 +347,22 @@ def deliver_digest(*, user_id: int, now: dt.datetime | None = None) -> int:
 
 
 def release_stale_claims(*, now: dt.datetime | None = None) -> list[int]:
-    """Senders that died mid-send leave 'sending' rows: put them back; returns the
-    ids that are pending again (to queue)."""
+    """The emails to queue again: 'sending' rows of senders that died mid-send (put
+    back to pending), and rows pending for STALE_CLAIM without a single attempt, whose
+    message was lost (a web node killed after its commit, before the message left).
+    A row whose message is only late after all is sent once: sending is claimed."""
     now = now or timezone.now()
     stale = Notification.objects.filter(
         email_state=EmailState.SENDING, email_claimed__lt=now - STALE_CLAIM
     )
     ids = list(stale.values_list("pk", flat=True))
     _release(ids)
-    return list(
-        Notification.objects.filter(pk__in=ids, email_state=EmailState.PENDING).values_list(
-            "pk", flat=True
-        )
+    released = Notification.objects.filter(pk__in=ids, email_state=EmailState.PENDING)
+    lost = Notification.objects.filter(
+        email_state=EmailState.PENDING, email_attempts=0, created__lt=now - STALE_CLAIM
+    )
+    return sorted(
+        set(released.values_list("pk", flat=True)) | set(lost.values_list("pk", flat=True))
     )
 
 

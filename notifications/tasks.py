@@ -58,7 +58,7 @@ def send_digests() -> int:
 
 @shared_task(acks_late=True, time_limit=120, soft_time_limit=100)
 def requeue_stale_emails() -> int:
-    """Beat: emails whose sender died mid-send are queued again."""
+    """Beat: emails whose sender died mid-send, or whose message was lost, are queued again."""
     from notifications import services
 
     ids = services.release_stale_claims()

@@ -25,3 +25,9 @@ threads = int(os.environ.get("GUNICORN_THREADS", "100"))
 os.environ.setdefault("DB_POOL_MAX_SIZE", "10")
 worker_connections = threads
 keepalive = 5
+# Never recycled (the web service's max_requests is not for this one): a recycled process
+# first waits for its open streams (up to STREAM_MAX_SECONDS) before a new one is forked,
+# and meanwhile nobody answers.  The soak (bench/soak.py) saw 35 s without an answer each
+# time 110 clients' reconnections reached max_requests.
+max_requests = 0
+max_requests_jitter = 0

@@ -30,11 +30,20 @@ def _ttl() -> int:
 
 
 def _take(key: str, limit: int) -> bool:
-    cache.add(key, 0, _ttl())
-    count = cache.incr(key)
+    for _attempt in range(3):
+        cache.add(key, 0, _ttl())
+        try:
+            count = cache.incr(key)
+            break
+        except ValueError:
+            # Gone between the two calls (expired, evicted, the cache flushed): again.
+            continue
+    else:
+        logger.warning("stream slots: the count %s keeps vanishing: not counted", key)
+        return True
     cache.touch(key, _ttl())
     if count > limit:
-        cache.decr(key)
+        _give_back(key)
         return False
     return True
 

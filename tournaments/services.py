@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
@@ -87,6 +88,12 @@ def require_manager(user: AbstractBaseUser | None, tournament: Tournament) -> No
 
 
 # --- Creation ------------------------------------------------------------------------------
+
+
+def player_limit() -> int:
+    """The most players any tournament may have: TOURNAMENT_MAX_PLAYERS, what the machine
+    pairs within the pairing task's time limit (docs/tournaments.md), at most TRF's 9999."""
+    return min(MAX_PLAYERS, int(getattr(settings, "TOURNAMENT_MAX_PLAYERS", 1000)))
 
 
 def create_tournament(
@@ -165,8 +172,8 @@ def create_tournament(
         bad("half_point_byes", _("From 0 to %(n)d.") % {"n": rounds})
     if arbiter_publishes and format != Tournament.Format.SWISS:
         bad("arbiter_publishes", _("Only a Swiss's rounds can wait for the arbiter."))
-    if max_players is not None and not 2 <= max_players <= MAX_PLAYERS:
-        bad("max_players", _("From 2 to %(n)d players.") % {"n": MAX_PLAYERS})
+    if max_players is not None and not 2 <= max_players <= player_limit():
+        bad("max_players", _("From 2 to %(n)d players.") % {"n": player_limit()})
     if registration_opens and starts_at and registration_opens >= starts_at:
         bad("registration_opens", _("Registration must open before the start."))
     if starts_at is not None and starts_at <= timezone.now():
@@ -275,9 +282,8 @@ def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> P
             raise errors.BotsNotAllowed()
         if Participant.objects.filter(tournament=tournament, user=user).exists():
             raise errors.AlreadyJoined()
-        if (
-            tournament.max_players is not None
-            and tournament.participants.count() >= tournament.max_players
+        if tournament.participants.count() >= min(
+            tournament.max_players or player_limit(), player_limit()
         ):
             raise errors.TournamentFull()
         seed = None

@@ -133,6 +133,9 @@ def _create(job: TrfImport) -> Tournament:
     state = document.tournament
     if not state.players or len(state.players) < 2:
         raise _Refused(None, _("A tournament needs at least two players."))
+    if len(state.players) > services.player_limit():
+        # No number in the sentence: it is stored as it is and translated when shown.
+        raise _Refused(None, _("The file has more players than a tournament here may have."))
     if state.accelerations:
         raise _Refused(None, _("Acceleration (XXA) cannot be imported."))
     for seed, outcome in state.requested_byes.items():

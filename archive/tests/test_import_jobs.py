@@ -152,6 +152,12 @@ def test_uploads_that_are_no_text_or_no_file_get_400(alice: Any) -> None:
     )
     assert answer.status_code == 400 and answer.json()["code"] == "import_file_refused"
     assert alice.client.post("/api/v1/imports", {}, format="multipart").json()["code"] == "invalid"
+    # UTF-8, but a NUL in a tag (PostgreSQL stores no NUL: it was a 500 there, #14.9).
+    nul = b'[White "A\x00B"]\n[Black "Bob"]\n\n1. D2L 0-1\n'
+    answer = alice.client.post(
+        "/api/v1/imports", {"file": SimpleUploadedFile("x.agn", nul)}, format="multipart"
+    )
+    assert answer.status_code == 400 and "NUL" in answer.json()["error"], answer.json()
     assert not ImportJob.objects.exists()
 
 

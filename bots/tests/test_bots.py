@@ -150,6 +150,21 @@ def test_a_bot_match_starts_its_first_games_with_alternating_colours(
     assert alice.client.get(f"/api/v1/bot-matches/{body['id']}").json()["total"] == 6
 
 
+def test_a_match_stored_as_rated_before_they_became_unrated_starts_unrated_games(
+    alice: Any, random_bot: Any, second_bot: Any, settings: Any
+) -> None:
+    # #14.8: a match made rated by an older version goes on without moving any rating.
+    settings.BOT_MATCH_PARALLEL_GAMES = 1
+    match = bots.create_bot_match(
+        creator=alice.user, white="random-bot", black="random-bot-2", games=2, seconds_per_turn=0.1
+    )
+    BotMatch.objects.filter(pk=match.pk).update(rated=True)
+    first = BotMatchGame.objects.get(match=match, number=1).game
+    services.resign(game=first, player=second_bot)
+    bots.advance_bot_match(match_id=match.pk)
+    assert BotMatchGame.objects.get(match=match, number=2).game.rated is False
+
+
 def test_finished_games_make_room_for_the_next_and_the_score_follows_white_bot(
     alice: Any, random_bot: Any, second_bot: Any, settings: Any
 ) -> None:

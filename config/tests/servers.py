@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import IO
+
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -26,3 +31,16 @@ def wait_until_listening(process: subprocess.Popen[bytes], port: int, seconds: f
         except OSError:
             assert time.monotonic() < deadline, f"nothing listens on port {port}"
             time.sleep(0.2)
+
+
+def start_gunicorn(
+    env: dict[str, str], log: IO[bytes], config: str = "gunicorn.conf.py"
+) -> subprocess.Popen[bytes]:
+    """gunicorn serving the site with the shipped settings (platform/<config>), in a
+    process group of its own (``os.killpg`` reaches its workers too), its output to
+    `log`.  Bind it with GUNICORN_BIND in `env`, then ``wait_until_listening``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application",
+         "--config", str(BASE_DIR / "platform" / config)],
+        cwd=BASE_DIR, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip

@@ -43,8 +43,26 @@ def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> No
                 assert server.poll() is None, server.stdout.read().decode()  # type: ignore[union-attr]
                 time.sleep(0.3)
         assert status == 200
+        # A NUL in the address, percent-encoded, straight to gunicorn (#14.9): a 4xx.
+        for path in ("/api/v1/players/a%00b", "/players/a%00b/", "/api/v1/games?player=a%00b"):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            assert 400 <= answer.status < 500, (path, answer.status, answer.read()[:300])
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         output = server.communicate(timeout=30)[0].decode()
     assert server.returncode == 0, output
     assert "Traceback" not in output, output
+
+
+def test_the_stream_service_is_never_recycled(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its process would wait for its open streams (minutes) before a new one is forked,
+    # answering nobody meanwhile (found by bench/soak.py); the web service is recycled.
+    import runpy
+
+    monkeypatch.delenv("DB_POOL_MAX_SIZE", raising=False)  # the file sets it: restored after
+    stream = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn-stream.conf.py"))
+    web = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn.conf.py"))
+    assert stream["max_requests"] == 0 and stream["worker_class"] == "gthread"
+    assert web["max_requests"] > 0

@@ -83,3 +83,14 @@ def test_a_body_over_the_upload_limit_gets_a_json_error(client: Any, settings: A
     answer = _post_raw(client, "/api/v1/accounts", '{"username": "' + "x" * 2000 + '"}')
     assert answer.status_code == 400
     assert answer.json()["code"] == "bad_request"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/games/{id}", "/api/v1/games/{id}/legal", "/api/v1/tournaments/{id}",
+     "/api/v1/imports/{id}", "/api/v1/bot-matches/{id}", "/games/{id}/", "/tournaments/{id}/"],
+)  # fmt: skip
+def test_an_id_beyond_64_bits_in_an_address_is_a_404(alice: Any, path: str) -> None:
+    # On SQLite such an id once reached the database as an OverflowError (#14.9).
+    answer = alice.client.get(path.format(id=2**64 + 1))
+    assert answer.status_code == 404, (path, answer.status_code)

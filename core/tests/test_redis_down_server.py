@@ -10,24 +10,20 @@ import http.client
 import json
 import os
 import signal
-import subprocess
-import sys
 import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
 from accounts import services as account_services
-from config.tests.servers import free_port, wait_until_listening
+from config.tests.servers import free_port, start_gunicorn, wait_until_listening
 from core.testing import wait_for
 from games import services
 from games.models import Challenge, Game
 from ratings.models import RatingChange
 from ratings.tasks import sweep_unrated_games
 
-BASE_DIR = Path(__file__).resolve().parents[2]
 PASSWORD = "redis-down-password-4711"
 
 
@@ -66,11 +62,7 @@ def test_posts_that_commit_answer_success_while_redis_is_down(celery_worker_proc
         "LOG_LEVEL": "WARNING",
     }
     with tempfile.TemporaryFile() as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application",
-             "--config", str(BASE_DIR / "platform" / "gunicorn.conf.py")],
-            cwd=BASE_DIR, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        server = start_gunicorn(env, log)
         try:
             wait_until_listening(server, port)
 

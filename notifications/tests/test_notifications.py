@@ -161,6 +161,29 @@ def test_a_sender_that_died_mid_send_is_released_later(alice, bob) -> None:
     assert services.deliver_email(notification_id=notification.pk) == "sent"
 
 
+def test_an_email_whose_message_was_lost_is_queued_again_and_sent_once(alice, bob) -> None:
+    # A web node killed after the turn's commit, before its message left: the row is
+    # pending, never attempted.  Fresh, it may only be waiting in the queue: left alone.
+    with_email(alice, bob)
+    play(games.start_game(white=alice.user, black=bob.user), alice, "D2L")
+    notification = Notification.objects.get(user=bob.user)
+    assert notification.email_state == EmailState.PENDING
+    assert services.release_stale_claims() == []
+    Notification.objects.filter(pk=notification.pk).update(
+        created=timezone.now() - services.STALE_CLAIM - dt.timedelta(minutes=1)
+    )
+    assert services.release_stale_claims() == [notification.pk]
+    assert services.deliver_email(notification_id=notification.pk) == "sent"
+    # The original message arrives late after all: nothing is sent twice.
+    assert services.deliver_email(notification_id=notification.pk) == "not sent: sent"
+    assert services.release_stale_claims() == []
+    assert len(mail.outbox) == 1
+    # Its id is the notification's: a copy re-sent after a crash is the same message.
+    assert (
+        mail.outbox[0].extra_headers["Message-ID"] == f"<notification.{notification.pk}@127.0.0.1>"
+    )
+
+
 def test_game_events_notify_the_right_people(alice, bob, stranger) -> None:
     games.create_challenge(
         creator=alice.user, opponent="bob", time_control=TimeControl.bank(10, increment_hours=36)

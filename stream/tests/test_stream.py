@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from typing import Any
@@ -152,3 +153,31 @@ def test_a_stream_closed_before_its_first_line_gives_its_slot_back(settings: Any
     _Holding(slot, iter([b"never read\n"])).close()  # the client went away at once
     with stream_slot(user_id=7, address="192.0.2.8"):
         pass
+
+
+def test_a_count_that_vanishes_while_a_slot_is_taken_is_started_again(settings: Any) -> None:
+    # The cache may lose a count between its creation and its increment (expired, evicted,
+    # flushed by an operator): seen in the soak (bench/soak.py) as a 500 of the stream.
+    import threading
+
+    from django.core.cache import cache
+
+    from stream.slots import NoSlot, stream_slot
+
+    settings.STREAM_MAX_PER_USER = 10**6
+    settings.STREAM_MAX_PER_ADDRESS = 10**6
+    done = threading.Event()
+
+    def flush() -> None:
+        while not done.is_set():
+            cache.delete_many(["stream-slots:user:9", "stream-slots:address:192.0.2.9"])
+
+    flusher = threading.Thread(target=flush)
+    flusher.start()
+    try:
+        for _ in range(3000):
+            with contextlib.suppress(NoSlot), stream_slot(user_id=9, address="192.0.2.9"):
+                pass
+    finally:
+        done.set()
+        flusher.join()

@@ -66,6 +66,18 @@ def test_join_twice_full_and_bots_are_refused(organiser, players) -> None:
         services.join(tournament=tournament, user=players[3])
 
 
+def test_no_tournament_grows_past_what_the_machine_can_pair(organiser, players, settings) -> None:
+    # TOURNAMENT_MAX_PLAYERS: what a round's pairing job finishes well inside its time
+    # limit on the machine (measured, docs/tournaments.md), with or without a limit of its own.
+    settings.TOURNAMENT_MAX_PLAYERS = 3
+    tournament = make_tournament(organiser, players[:3])
+    with pytest.raises(errors.TournamentFull):
+        services.join(tournament=tournament, user=players[3])
+    with pytest.raises(errors.InvalidTournament) as refused:
+        make_tournament(organiser, [], max_players=4)
+    assert refused.value.details["fields"] == {"max_players": ["From 2 to 3 players."]}
+
+
 def test_admitted_bots_may_join(organiser) -> None:
     bot = make_user("robot", bot=True)
     tournament = make_tournament(organiser, [], allow_bots=True)

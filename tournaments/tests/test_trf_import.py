@@ -111,6 +111,16 @@ def test_a_finished_tournament_is_imported_finished() -> None:
     assert job.tournament.status == Tournament.Status.FINISHED
 
 
+def test_a_file_with_more_players_than_the_machine_pairs_is_refused(settings) -> None:
+    organiser = make_user("orga", organiser=True)
+    settings.TOURNAMENT_MAX_PLAYERS = 6
+    _state, text = _played_trf()  # seven players
+    job = _run(organiser, text)
+    assert job.status == "failed"
+    assert job.error == "The file has more players than a tournament here may have."
+    assert not Tournament.objects.exists()
+
+
 def test_errors_name_the_line() -> None:
     organiser = make_user("orga", organiser=True)
     _state, text = _played_trf()
