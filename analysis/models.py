@@ -116,11 +116,20 @@ class ExplorerEntry(models.Model):
     turn = models.CharField(_("turn"), max_length=64, blank=True)
     # Turns played before the game first reached the position this way (its page's ?ply=).
     ply = models.PositiveSmallIntegerField(_("ply"))
+    # No index of their own: the (white, key) and (black, key) indexes serve both.
     white = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     black = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     result = models.CharField(_("result"), max_length=8)
     rated = models.BooleanField(_("rated"))
