@@ -325,11 +325,10 @@ def fill() -> None:
         for done, (turn_rows, entry_rows) in enumerate(pool.imap_unordered(fill_chunk, firsts), 1):
             turns += turn_rows
             entries += entry_rows
-            if done % 20 == 0 or done == len(firsts):
-                rate = done * CHUNK / (time.perf_counter() - began)
-                print(
-                    f"  {min(done * CHUNK, args.games):,} games ({rate:,.0f} games/s)", flush=True
-                )
+            if done % 4 == 0 or done == len(firsts):
+                stored = min(done * CHUNK, args.distinct) * args.games // args.distinct
+                rate = stored / (time.perf_counter() - began)
+                print(f"  ~{stored:,} games ({rate:,.0f} games/s)", flush=True)
     loaded = time.perf_counter()
     print(f"games, {turns:,} turns and {entries:,} entries stored in {loaded - began:.0f} s")
     with connection.cursor() as cursor:
