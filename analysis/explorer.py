@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import operator
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any
 
 from django.db import connection, transaction
@@ -442,18 +444,18 @@ def _dated_answer(key: int, filters: ExplorerFilters) -> tuple[int, dict[str, li
     """Games and per-turn [games, white, black, draws] of a position within dates, no
     player: from the periods of its dated kinds, from the entries of the others."""
     kinds = ExplorerPosition.objects.filter(_kinds(filters), key=key)
-    dated, entries_of = Q(pk__in=[]), Q(pk__in=[])
+    dated: list[Q] = []
+    undated: list[Q] = []
     for rated, imported, is_dated in kinds.values_list("rated", "imported", "dated"):
-        if is_dated:
-            dated |= Q(rated=rated, imported=imported)
-        else:
-            entries_of |= Q(rated=rated, imported=imported)
+        (dated if is_dated else undated).append(Q(rated=rated, imported=imported))
     total = 0
     turns: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    if dated.children:
+    if dated:
         sums = (
-            ExplorerPeriod.objects.filter(dated, periods_covering(filters.since, filters.until),
-                                          key=key)
+            ExplorerPeriod.objects.filter(
+                reduce(operator.or_, dated), periods_covering(filters.since, filters.until),
+                key=key,
+            )
             .values("turn")
             .annotate(n=Sum("games"), w=Sum("white"), b=Sum("black"), d=Sum("draws"))
         )  # fmt: skip
@@ -462,8 +464,8 @@ def _dated_answer(key: int, filters: ExplorerFilters) -> tuple[int, dict[str, li
                 turns[row["turn"]] = [row["n"], row["w"], row["b"], row["d"]]
             else:
                 total += row["n"]
-    if entries_of.children:
-        entries = matching_entries(key, filters).filter(entries_of)
+    if undated:
+        entries = matching_entries(key, filters).filter(reduce(operator.or_, undated))
         total += entries.values("game_id").distinct().count()
         for turn, counts in _grouped(entries).items():
             sums = turns[turn]
