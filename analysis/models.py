@@ -202,8 +202,8 @@ class ExplorerTurn(models.Model):
 class ExplorerPeriod(models.Model):
     """How many indexed games of a kind reached a position (`turn` "") or played `turn`
     from it, and their results, among the games that finished on one day or in one
-    calendar month (days of settings.TIME_ZONE, as the ``since``/``until`` filters) — kept only for the
-    positions whose ExplorerPosition row is `dated`."""
+    calendar month (days of settings.TIME_ZONE, as the ``since``/``until`` filters);
+    kept only for the positions whose ExplorerPosition row is `dated`."""
 
     key = models.BigIntegerField(_("position key"))
     rated = models.BooleanField(_("rated"))
