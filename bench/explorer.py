@@ -504,6 +504,8 @@ def main() -> None:
         at_start = timed([picked[0]] * 9, make)
         print(f"explorer, {name:28} the start:     {percentiles(at_start)}", flush=True)
     checked = 0
+    with connection.cursor() as cursor:  # the references group up to every game's entries
+        cursor.execute("SET work_mem = '512MB'")
     rng = random.Random(3)
     kinds = filter_kinds(rng)
     for sample in picked[: args.check]:
