@@ -12,6 +12,10 @@
   per (position, turn), split by rated/imported: the unfiltered query (and the
   ``rated``/``imported`` filters) read a few rows of one index range, whatever the
   number of games stored.
+* :class:`ExplorerPeriod` — the same totals per day and per calendar month, for the
+  positions (per kind of game) that at least ``analysis.explorer.DATED_FROM`` games
+  reached: a ``since``/``until`` query sums a few dozen periods there instead of
+  grouping every game's entry (fewer games: their entries are few and grouped).
 
 Positions are keyed by a 64-bit digest of the engine's canonical position string
 (pieces, side to move, scores, board): analysis.services.position_key.
@@ -112,11 +116,20 @@ class ExplorerEntry(models.Model):
     turn = models.CharField(_("turn"), max_length=64, blank=True)
     # Turns played before the game first reached the position this way (its page's ?ply=).
     ply = models.PositiveSmallIntegerField(_("ply"))
+    # No index of their own: the (white, key) and (black, key) indexes serve both.
     white = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     black = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_constraint=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     result = models.CharField(_("result"), max_length=8)
     rated = models.BooleanField(_("rated"))
@@ -149,6 +162,9 @@ class ExplorerPosition(models.Model):
     white = models.PositiveIntegerField(default=0)
     black = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
+    # Its games (of this kind) are also counted per day and month in ExplorerPeriod: set
+    # by the indexing job that brings `games` to analysis.explorer.DATED_FROM.
+    dated = models.BooleanField(_("counted by period"), default=False, db_default=False)
 
     class Meta:
         verbose_name = _("explorer position")
@@ -179,5 +195,35 @@ class ExplorerTurn(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["key", "turn", "rated", "imported"], name="explorerturn_unique_key_kind"
+            )
+        ]
+
+
+class ExplorerPeriod(models.Model):
+    """How many indexed games of a kind reached a position (`turn` "") or played `turn`
+    from it, and their results, among the games that finished on one day or in one
+    calendar month (days of settings.TIME_ZONE, as the ``since``/``until`` filters);
+    kept only for the positions whose ExplorerPosition row is `dated`."""
+
+    key = models.BigIntegerField(_("position key"))
+    rated = models.BooleanField(_("rated"))
+    imported = models.BooleanField(_("imported"))
+    # True: the calendar month that `start` (its first day) begins; False: the day `start`.
+    month = models.BooleanField(_("whole month"))
+    start = models.DateField(_("start"))
+    turn = models.CharField(_("turn"), max_length=64, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    white = models.PositiveIntegerField(default=0)
+    black = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("explorer period")
+        verbose_name_plural = _("explorer periods")
+        constraints = [
+            # Also the query's index: one position's months (or days) in a date range.
+            models.UniqueConstraint(
+                fields=["key", "month", "start", "rated", "imported", "turn"],
+                name="explorerperiod_unique",
             )
         ]

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from analysis import explorer
-from analysis.models import ExplorerEntry, ExplorerPosition
+from analysis.models import ExplorerEntry, ExplorerPeriod, ExplorerPosition
 from archive import imports as archive_imports
 from engine import Position
 from games import services as game_services
@@ -83,9 +83,15 @@ def _brute_force(games: list[Game], position_text: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def archive(make_player) -> dict[str, Any]:
+def archive(request, make_player, monkeypatch) -> dict[str, Any]:
     """40 seeded random finished games between three players, one ongoing game, and
-    one imported game; all indexed (as the finish and import jobs do)."""
+    one imported game, finished on days spread over five months; all indexed (as the
+    finish and import jobs do).  Parametrised "periods" (indirect): the positions are
+    counted by period from 2 games of a kind, and the games indexed 6 at a time, so
+    that positions cross that mark in a batch and later batches add to their periods."""
+    mode = getattr(request, "param", "entries")
+    if mode == "periods":
+        monkeypatch.setattr(explorer, "DATED_FROM", 2)
     rng = random.Random(17)
     people = [make_player(name).user for name in ("ann", "ben", "cat")]
     games = []
@@ -98,14 +104,21 @@ def archive(make_player) -> dict[str, Any]:
     drawn = game_services.start_game(white=people[2], black=people[0])
     game_services.adjudicate(game=drawn, result="1/2-1/2", termination="agreement")
     games.append(Game.objects.get(pk=drawn.pk))
-    # Dated: a week old.
-    Game.objects.filter(pk=games[0].pk).update(finished=timezone.now() - datetime.timedelta(7))
     game_services.start_game(white=people[0], black=people[1])  # ongoing: never counted
     report = archive_imports.import_games(user=people[0], text="1. C1 C5 2. C2 B4 0-1\n")
     assert len(report.stored) == 1
     imported = report.stored[0]
+    for game in Game.objects.filter(status=Game.Status.FINISHED).order_by("pk"):
+        ago = datetime.timedelta(days=rng.randrange(150), hours=rng.randrange(24))
+        Game.objects.filter(pk=game.pk).update(finished=timezone.now() - ago)
     finished = list(Game.objects.filter(status=Game.Status.FINISHED).order_by("pk"))
-    assert explorer.index_games([game.pk for game in finished]) == len(finished)
+    ids = [game.pk for game in finished]
+    batch = 6 if mode == "periods" else len(ids)
+    indexed = sum(explorer.index_games(ids[i : i + batch]) for i in range(0, len(ids), batch))
+    assert indexed == len(finished)
+    if mode == "periods":
+        assert ExplorerPosition.objects.filter(dated=True).count() > 10
+        assert ExplorerPeriod.objects.filter(month=True).exists()
     return {"people": people, "games": finished, "imported": imported}
 
 
@@ -143,27 +156,70 @@ def test_the_default_is_the_standard_start_and_turns_are_sorted(api, archive) ->
         assert row["white"] + row["black"] + row["draws"] == row["games"]
 
 
+def _date_ranges() -> dict[str, tuple[datetime.date | None, datetime.date | None]]:
+    """since/until pairs: whole months, partial months at either end, one month, open."""
+    today = timezone.now().date()
+    month = (today - datetime.timedelta(days=70)).replace(day=1)
+    next_next = (month + datetime.timedelta(days=62)).replace(day=1)
+    day = datetime.timedelta(days=1)
+    return {
+        "whole months": (month, next_next - day),
+        "partial ends": (month + 9 * day, next_next + 12 * day),
+        "within a month": (month + 3 * day, month + 20 * day),
+        "since": (month + 17 * day, None),
+        "until": (None, month + 5 * day),
+        "one day": (month + 9 * day, month + 9 * day),
+        "empty": (month + 9 * day, month),
+    }
+
+
+def _in(game: Game, since: datetime.date | None, until: datetime.date | None) -> bool:
+    day = game.finished.date()
+    return (since is None or since <= day) and (until is None or day <= until)
+
+
+@pytest.mark.parametrize("archive", ["entries", "periods"], indirect=True)
 def test_filters_match_a_brute_force_count(api, archive) -> None:
-    people = archive["people"]
+    ann, ben, cat = (person.pk for person in archive["people"])
     games = archive["games"]
-    week_ago = (timezone.now() - datetime.timedelta(7)).date()
-    cases = [
-        ({"player": "ann"}, [g for g in games if people[0].pk in (g.white_id, g.black_id)]),
-        ({"player": "ben", "color": "white"}, [g for g in games if g.white_id == people[1].pk]),
-        ({"player": "cat", "color": "black"}, [g for g in games if g.black_id == people[2].pk]),
-        ({"rated": "true"}, [g for g in games if g.rated]),
-        ({"rated": "false"}, [g for g in games if not g.rated]),
-        ({"imported": "false"}, [g for g in games if not g.imported]),
-        ({"until": week_ago.isoformat()}, [games[0]]),
-        ({"since": (week_ago + datetime.timedelta(1)).isoformat()}, games[1:]),
+    ranges = _date_ranges()
+    cases: list[tuple[dict[str, str], Any]] = [
+        ({"player": "ann"}, lambda g: ann in (g.white_id, g.black_id)),
+        ({"player": "ben", "color": "white"}, lambda g: g.white_id == ben),
+        ({"player": "cat", "color": "black"}, lambda g: g.black_id == cat),
+        ({"rated": "true"}, lambda g: g.rated),
+        ({"rated": "false"}, lambda g: not g.rated),
+        ({"imported": "false"}, lambda g: not g.imported),
     ]
+    for name, (since, until) in ranges.items():
+        dates = {"since": since, "until": until}
+        params = {k: v.isoformat() for k, v in dates.items() if v is not None}
+        cases.append((params, lambda g, s=since, u=until: _in(g, s, u)))
+        if name in ("partial ends", "whole months", "since"):
+            cases += [
+                ({**params, "rated": "true"}, lambda g, s=since, u=until: g.rated and _in(g, s, u)),
+                (
+                    {**params, "rated": "false", "imported": "false"},
+                    lambda g, s=since, u=until: not g.rated and not g.imported and _in(g, s, u),
+                ),
+                (
+                    {**params, "player": "ann"},
+                    lambda g, s=since, u=until: ann in (g.white_id, g.black_id) and _in(g, s, u),
+                ),
+                (
+                    {**params, "player": "ben", "color": "black", "rated": "true"},
+                    lambda g, s=since, u=until: g.black_id == ben and g.rated and _in(g, s, u),
+                ),
+            ]
     rng = random.Random(9)
     texts = [str(Position.standard()), *_positions(games, rng, 12)]
-    for params, subset in cases:
+    for params, wanted in cases:
+        subset = [game for game in games if wanted(game)]
         for text in texts:
             got = api.get(URL, {"position": text, **params})
             assert got.status_code == 200
             assert got.json() == _brute_force(subset, text), (params, text)
+    assert any(not _in(game, *ranges["partial ends"]) for game in games)  # the dates bite
 
 
 def test_bad_input_is_a_clear_400(api, archive) -> None:
@@ -197,3 +253,20 @@ def test_the_backfill_command_indexes_the_games_the_explorer_lacks(api, alice, b
     assert api.get(URL).json()["games"] == 3
     assert list(explorer.unindexed_games()) == []
     assert index_unindexed_games.apply().get() == 0  # the hourly catch-up: nothing left
+
+
+def test_the_backfill_command_counts_by_period_an_index_built_before_periods(
+    api, archive, monkeypatch
+) -> None:
+    from django.core.management import call_command
+
+    assert not ExplorerPosition.objects.filter(dated=True).exists()  # fewer than DATED_FROM
+    monkeypatch.setattr(explorer, "DATED_FROM", 2)
+    call_command("index_explorer")
+    assert ExplorerPosition.objects.filter(dated=True).count() > 10
+    assert not ExplorerPosition.objects.filter(dated=False, games__gte=2).exists()
+    since, until = _date_ranges()["partial ends"]
+    subset = [game for game in archive["games"] if _in(game, since, until)]
+    for text in [str(Position.standard()), *_positions(subset, random.Random(4), 8)]:
+        params = {"position": text, "since": since.isoformat(), "until": until.isoformat()}
+        assert api.get(URL, params).json() == _brute_force(subset, text), text

@@ -1,8 +1,11 @@
 """Backfill the opening explorer: index every finished game it lacks, in batches.
 
 New games are indexed as they finish (analysis.receivers) or are imported; this is for
-the games finished before the explorer existed.  Safe to run again (or while games
-finish): a game is indexed once.  ``--queue`` sends the work to a worker instead.
+the games finished before the explorer existed.  Then it counts by period the positions
+that have analysis.explorer.DATED_FROM games of a kind but no periods yet (an index
+built before migration analysis 0002; afterwards the indexing job does it as a position
+gets there).  Safe to run again (or while games finish): a game is indexed once, a
+position dated once.  ``--queue`` sends the games' part to a worker instead.
 """
 
 from __future__ import annotations
@@ -27,3 +30,7 @@ class Command(BaseCommand):
             return
         total = explorer.index_unindexed(lambda done: self.stdout.write(f"{done} games indexed…"))
         self.stdout.write(self.style.SUCCESS(f"{total} games indexed"))
+        dated = explorer.date_positions(
+            lambda done: self.stdout.write(f"{done} positions counted by period…")
+        )
+        self.stdout.write(self.style.SUCCESS(f"{dated} positions counted by period"))
