@@ -11,6 +11,8 @@ from games import agreements, services
 from stream.events import page_event_lines
 from stream.models import Event
 from stream.slots import stream_slot
+from tournaments import services as tournament_services
+from tournaments.tests.helpers import jobs_run_here, make_tournament, make_user, open_games
 
 pytestmark = pytest.mark.django_db
 
@@ -60,29 +62,31 @@ def test_without_a_log_in_the_page_stream_is_refused(client: Any) -> None:
     assert answer.json()["code"] == "not_authenticated"
 
 
-def test_a_turn_a_challenge_a_draw_offer_and_a_round_game_reach_the_page(
+def test_a_turn_a_challenge_a_draw_offer_and_a_round_paired_reach_the_page(
     alice: Any, bob: Any
 ) -> None:
     game = services.start_game(white=alice.user, black=bob.user)
+    organiser = make_user("organiser", organiser=True)
+    cup = make_tournament(organiser, [alice.user, bob.user], format="roundrobin")
 
     def changes() -> None:
         services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
         services.create_challenge(creator=alice.user, opponent="bob")
         agreements.offer_draw(game=game, player=alice.user)
-        # What a tournament round does for each pairing (tournaments.services).
-        services.start_game(white=bob.user, black=alice.user)
+        with jobs_run_here():  # the round's pairing job, as the worker runs it
+            tournament_services.start_tournament(tournament=cup, by=organiser)
 
     chunks = _stream(bob.user.pk, changes=changes)
     messages = _messages(b"".join(chunks))
     challenge = Event.objects.get(user=bob.user, type="challenge").payload["id"]
-    second = Event.objects.filter(user=bob.user, type="game_start").last()
-    assert second is not None
-    assert messages[1:] == [
+    paired = open_games(cup)
+    assert len(paired) == 1  # two players: one game in round 1
+    assert messages[1:4] == [
         {"type": "turn", "game": game.pk, "challenge": None},
         {"type": "challenge", "game": None, "challenge": challenge},
         {"type": "draw_offer", "game": game.pk, "challenge": None},
-        {"type": "game_start", "game": second.payload["game"]["id"], "challenge": None},
     ]
+    assert {"type": "game_start", "game": paired[0].pk, "challenge": None} in messages[4:]
     # Each message carries its event's id, for Last-Event-ID.
     turn = Event.objects.get(user=bob.user, type="turn")
     assert f"id: {turn.pk}\ndata: ".encode() in b"".join(chunks)
