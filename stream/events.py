@@ -264,7 +264,7 @@ PAGE_RETRY_MILLISECONDS = 1000
 # A tab closed is noticed at the stream's next write, which then gives its slot back:
 # pages get a keep-alive this often (at most), so a player going from page to page
 # does not run out of slots (STREAM_PAGE_MAX_PER_USER).
-PAGE_KEEPALIVE_SECONDS = 2
+PAGE_KEEPALIVE_SECONDS = 1
 
 
 def _sse(data: dict[str, Any], event_id: int | None = None) -> bytes:

@@ -75,12 +75,18 @@
     var input = document.getElementById("turn-input");
     return Boolean(form && (form.getAttribute("data-busy") === "1" || (input && input.value.trim())));
   }
-  function swap() {
+  function note() {
+    var element = document.getElementById("live-note");
+    if (element) element.hidden = false;
+  }
+  // `asked`: the player clicked the note's link, so even a turn being assembled goes.
+  function swap(asked) {
     return fetch(window.location.pathname, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game-live");
         if (!fresh) return;
+        if (!asked && busy()) { note(); return; }  // they started a turn meanwhile
         // Panels marked data-keep (messages, notes) stay as they are: their scripts hold
         // their elements, and a message or note being typed must not be lost.
         live.querySelectorAll("[data-keep][id]").forEach(function (kept) {
@@ -96,13 +102,17 @@
       });
   }
   function changed() {
-    if (!busy()) return swap();
-    var note = document.getElementById("live-note");
-    if (note) note.hidden = false;
+    if (!busy()) return swap(false);
+    note();
     return Promise.resolve();
   }
+  // One look at a time: events may come faster than the answers (two swaps at once
+  // could replace a board the player has started on); one asked meanwhile runs after.
+  var looking = false, lookAgain = false;
   function poll() {
     clearTimeout(timer);
+    if (looking) { lookAgain = true; return; }
+    looking = true;
     fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (game) {
@@ -112,7 +122,11 @@
         }
       })
       .catch(function () { /* the next poll tries again */ })
-      .then(function () { schedule(document.hidden ? SLOW : FAST); });
+      .then(function () {
+        looking = false;
+        if (lookAgain) { lookAgain = false; poll(); return; }
+        schedule(document.hidden ? SLOW : FAST);
+      });
   }
   document.addEventListener("adaptoid:live", function (event) {
     var change = event.detail || {};
@@ -124,7 +138,7 @@
     var link = event.target.closest && event.target.closest("#live-note a");
     if (!link) return;
     event.preventDefault();
-    swap();
+    swap(true);
   });
   schedule(FAST);
 })();

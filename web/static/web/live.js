@@ -15,7 +15,7 @@
   var root = document.documentElement;
   var counts = document.getElementById("header-counts");
   var url = counts && counts.getAttribute("data-stream");
-  var GRACE = 5000, RETRY = [10000, 30000, 60000];
+  var OPEN_AFTER = 1000, GRACE = 5000, RETRY = [10000, 30000, 60000];
   var source = null, graceTimer = null, retryTimer = null, refusals = 0;
   window.adaptoidLive = { events: 0 };  // messages received: read by the browser tests
 
@@ -57,7 +57,9 @@
   }
   if (!url || typeof window.EventSource !== "function") { setMode("poll"); return; }
   setMode("connecting");
-  connect();
+  // A page only passed through (a player clicking from page to page) opens no stream:
+  // each would hold one of the player's few slots until the server notices it is gone.
+  retryTimer = setTimeout(connect, OPEN_AFTER);
   // Leaving the page: give the server its slot back at once.
   window.addEventListener("pagehide", function () {
     clearTimeout(retryTimer);
@@ -69,6 +71,6 @@
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
     setMode("connecting");
-    connect();
+    retryTimer = setTimeout(connect, OPEN_AFTER);
   });
 })();
