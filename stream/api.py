@@ -186,6 +186,22 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
+# One Server-Sent Event as a client reads it (the schema of each event of the stream).
+PAGE_EVENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "data": {
+            "type": "string",
+            "description": 'JSON: {"type": …, "game": id or null, "challenge": id or null}',
+        },
+        "event": {"type": "string", "description": "always `message`"},
+        "id": {"type": "string", "description": "the event id (for Last-Event-ID)"},
+        "retry": {"type": "integer", "description": "reconnection delay, milliseconds"},
+    },
+    "required": ["data"],
+}
+
+
 class PageEventStreamView(APIView):
     # The site's pages send their session cookie (a GET: no CSRF token needed); a token
     # works too, and comes first so that a missing log-in is a 401 like the rest of the API.
@@ -206,7 +222,7 @@ class PageEventStreamView(APIView):
         ],
         responses={
             (200, EVENT_STREAM): OpenApiResponse(
-                OpenApiTypes.STR,
+                PAGE_EVENT_SCHEMA,
                 description=(
                     "Server-Sent Events for the website's pages: first `ready`, then one "
                     'message per change, `data: {"type": …, "game": id or null, '
