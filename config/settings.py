@@ -527,6 +527,10 @@ STREAM_MAX_SECONDS = env_int("STREAM_MAX_SECONDS", 1 if TESTING else 300, minimu
 # Streams open at once per user (token) and per client address: past that, 429.
 STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 4, minimum=1)
 STREAM_MAX_PER_ADDRESS = env_int("STREAM_MAX_PER_ADDRESS", 16, minimum=1)
+# The site's pages (GET /api/v1/stream/page-events, one per open tab), counted apart from
+# the bots' per user: past it a tab polls instead.  4 leaves a browser on HTTP/1.1 (6
+# connections per site) two for everything else; the address cap above counts both kinds.
+STREAM_PAGE_MAX_PER_USER = env_int("STREAM_PAGE_MAX_PER_USER", 4, minimum=1)
 
 # Correspondence clocks (clocks app) and notifications: see docs/clocks.md.
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clocks import state as clock
-from games import errors, services
+from games import errors, services, signals
 from games.models import Challenge, Color, Game, GameNote
 
 # --- Draw offers -------------------------------------------------------------------------
@@ -62,6 +62,7 @@ def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswe
             return game, DrawAnswer.AGREED
         game.draw_offer = color
         game.save(update_fields=["draw_offer", "updated"])
+        signals.draw_offer_changed.send(sender=Game, game=game)
     return game, DrawAnswer.OFFERED
 
 
@@ -76,6 +77,7 @@ def cancel_draw_offer(*, game: Game, player: AbstractBaseUser) -> Game:
             raise errors.NoDrawOffer()
         game.draw_offer = ""
         game.save(update_fields=["draw_offer", "updated"])
+        signals.draw_offer_changed.send(sender=Game, game=game)
     return game
 
 

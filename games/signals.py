@@ -21,6 +21,9 @@ locked game: use them instead of querying (a turn is the hottest write of the si
 It may be None (a sender without them) or lack a user without a profile row: fall
 back to a query then.
 * ``pie_step(sender=Game, game)`` — a pie game waits for its next setup step.
+* ``draw_offer_changed(sender=Game, game)`` — a draw was offered, withdrawn or declined
+  (games.agreements; an offer accepted finishes the game, one lapsed by a turn goes
+  with the turn): the game pages are told (stream.receivers).
 * ``challenge_created / challenge_accepted(sender=Challenge, challenge)``.
 * ``game_opened(sender=Game, game, user)`` — one of the players opened the game's page
   (the notifications about it are read then).
@@ -44,6 +47,7 @@ pie_step = Signal()
 turn_played = Signal()
 game_finished = Signal()
 challenge_created = Signal()
+draw_offer_changed = Signal()
 challenge_accepted = Signal()
 auto_vacation = Signal()
 time_running_low = Signal()

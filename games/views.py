@@ -310,7 +310,10 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         ply = int(request.POST.get("ply", ""))
     except ValueError:
-        return HttpResponseBadRequest("ply")
+        # The page's form always sends it: only a hand-made request lands here.
+        return HttpResponseBadRequest(
+            _("The turn number (ply) must be a whole number."), content_type="text/plain"
+        )
     done = run(
         request, lambda: services.play_turn(game=game, player=request.user, text=text, ply=ply)
     )

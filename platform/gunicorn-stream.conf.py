@@ -1,8 +1,10 @@
 """Gunicorn settings for the stream service (--config platform/gunicorn-stream.conf.py).
 
-Serves GET /api/v1/stream/events (nginx routes it here, platform/nginx.conf): each bot
-holds a connection for up to STREAM_MAX_SECONDS, mostly asleep between polls, so one
-process with many threads carries many bots.  The same application and settings as the
+Serves GET /api/v1/stream/events and /api/v1/stream/page-events (nginx routes
+/api/v1/stream/ here, platform/nginx-locations.conf): each bot, and each open tab of a
+logged-in player, holds a connection (a thread) for up to STREAM_MAX_SECONDS, mostly
+asleep between polls, so one process with many threads carries many.  Threads all
+taken: new streams wait, and the pages poll meanwhile (docs/website.md).  The same application and settings as the
 web service (platform/gunicorn.conf.py, read first), but for these.
 """
 

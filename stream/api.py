@@ -1,4 +1,6 @@
-"""GET /api/v1/stream/events: a user's events as NDJSON, so a bot needs no polling.
+"""GET /api/v1/stream/events: a user's events as NDJSON, so a bot needs no polling;
+GET /api/v1/stream/page-events: the same events as Server-Sent Events for the site's
+pages (logged-in session), which then fetch what changed instead of polling.
 
 A StreamingHttpResponse over ``stream.events.event_lines`` (which polls the Event
 table by id: the same code on SQLite and PostgreSQL).  A connection lasts at most
@@ -20,20 +22,22 @@ from django.conf import settings
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
-from rest_framework.exceptions import Throttled
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import authentication, permissions, serializers
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from accounts.addresses import client_address
+from accounts.authentication import BearerTokenAuthentication
 from core.api import error_responses as _errors
-from stream.events import event_lines
+from stream.events import PAGE_KEEPALIVE_SECONDS, event_lines, page_event_lines
 from stream.slots import NoSlot, stream_slot
 
 NDJSON = "application/x-ndjson"
+EVENT_STREAM = "text/event-stream"
 
 
 class NDJSONRenderer(BaseRenderer):
@@ -81,6 +85,34 @@ class _Holding:
         close = getattr(self.lines, "close", None)
         if close is not None:
             close()
+
+
+def _held_slot(request: Request, *, page: bool) -> AbstractContextManager[None]:
+    """The request's stream slot, taken (stream.slots); 429 when the cap is reached."""
+    slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page)
+    try:
+        slot.__enter__()
+    except NoSlot:
+        raise Throttled(
+            wait=settings.STREAM_KEEPALIVE_SECONDS,
+            detail=_(
+                "Too many event streams open for this account or address (at most "
+                "%(user)d per account, %(address)d per address): close one first."
+            )
+            % {
+                "user": settings.STREAM_PAGE_MAX_PER_USER if page else settings.STREAM_MAX_PER_USER,
+                "address": settings.STREAM_MAX_PER_ADDRESS,
+            },
+        ) from None
+    return slot
+
+
+def _streaming(content: _Holding, content_type: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(content, content_type=content_type)
+    # Proxies (nginx) must pass lines through at once, not buffer the stream.
+    response["X-Accel-Buffering"] = "no"
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 class _FirstRenderer(BaseContentNegotiation):
@@ -134,33 +166,102 @@ class EventStreamView(APIView):
             params.validated_data.get("timeout", settings.STREAM_MAX_SECONDS),
             settings.STREAM_MAX_SECONDS,
         )
-        slot = stream_slot(user_id=request.user.pk, address=client_address(request))
-        try:
-            slot.__enter__()
-        except NoSlot:
-            raise Throttled(
-                wait=settings.STREAM_KEEPALIVE_SECONDS,
-                detail=_(
-                    "Too many event streams open for this account or address (at most "
-                    "%(user)d per account, %(address)d per address): close one first."
-                )
-                % {
-                    "user": settings.STREAM_MAX_PER_USER,
-                    "address": settings.STREAM_MAX_PER_ADDRESS,
-                },
-            ) from None
-        response = StreamingHttpResponse(
-            _Holding(
-                slot,
-                event_lines(
-                    request.user.pk,
-                    lifetime=lifetime,
-                    keepalive=settings.STREAM_KEEPALIVE_SECONDS,
+        slot = _held_slot(request, page=False)
+        lines = event_lines(
+            request.user.pk, lifetime=lifetime, keepalive=settings.STREAM_KEEPALIVE_SECONDS
+        )
+        return _streaming(_Holding(slot, lines), NDJSON)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets browsers send `Accept: text/event-stream` (EventSource does)."""
+
+    media_type = EVENT_STREAM
+    format = "sse"
+    charset = "utf-8"
+
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: Any = None
+    ) -> bytes:
+        return JSONRenderer().render(data)
+
+
+# One Server-Sent Event as a client reads it (the schema of each event of the stream).
+PAGE_EVENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "data": {
+            "type": "string",
+            "description": 'JSON: {"type": …, "game": id or null, "challenge": id or null}',
+        },
+        "event": {"type": "string", "description": "always `message`"},
+        "id": {"type": "string", "description": "the event id (for Last-Event-ID)"},
+        "retry": {"type": "integer", "description": "reconnection delay, milliseconds"},
+    },
+    "required": ["data"],
+}
+
+
+class PageEventStreamView(APIView):
+    # The site's pages send their session cookie (a GET: no CSRF token needed); a token
+    # works too, and comes first so that a missing log-in is a 401 like the rest of the API.
+    authentication_classes = [BearerTokenAuthentication, authentication.SessionAuthentication]
+    permission_classes = [permissions.IsAuthenticated]
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    content_negotiation_class = _FirstRenderer
+
+    @extend_schema(
+        operation_id="stream_page_events",
+        parameters=[
+            OpenApiParameter(
+                "Last-Event-ID",
+                OpenApiTypes.INT,
+                OpenApiParameter.HEADER,
+                description="Resume after this event id (a reconnecting EventSource sends it).",
+            )
+        ],
+        responses={
+            (200, EVENT_STREAM): OpenApiResponse(
+                PAGE_EVENT_SCHEMA,
+                description=(
+                    "Server-Sent Events for the website's pages: first `ready`, then one "
+                    'message per change, `data: {"type": …, "game": id or null, '
+                    '"challenge": id or null}` with the event id as `id` (`type`: '
+                    "`challenge`, `game_start`, `turn`, `game_finish`, `message`, "
+                    "`draw_offer`); a comment line every few seconds keeps it alive.  "
+                    "The page then fetches what changed.  Ends after STREAM_MAX_SECONDS; "
+                    "EventSource reconnects and resumes (Last-Event-ID)."
                 ),
             ),
-            content_type=NDJSON,
+            **_errors(
+                400,
+                401,
+                429,
+                e400="`invalid`: `Last-Event-ID` is not a whole number",
+                e429="`throttled`: too many page streams open for this account "
+                "(STREAM_PAGE_MAX_PER_USER) or address: the page polls instead",
+            ),
+        },
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        """What changed for the signed-in user, as Server-Sent Events (text/event-stream)."""
+        after = _last_event_id(request)
+        slot = _held_slot(request, page=True)
+        lines = page_event_lines(
+            request.user.pk,
+            after=after,
+            lifetime=settings.STREAM_MAX_SECONDS,
+            keepalive=min(settings.STREAM_KEEPALIVE_SECONDS, PAGE_KEEPALIVE_SECONDS),
         )
-        # Proxies (nginx) must pass lines through at once, not buffer the stream.
-        response["X-Accel-Buffering"] = "no"
-        response["Cache-Control"] = "no-cache"
-        return response
+        return _streaming(_Holding(slot, lines), EVENT_STREAM)
+
+
+def _last_event_id(request: Request) -> int | None:
+    raw = request.headers.get("Last-Event-ID", "").strip()
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise ValidationError(
+            {"Last-Event-ID": [_("Last-Event-ID must be a whole number (an event id).")]}
+        )
+    return int(raw)

@@ -8,4 +8,5 @@ app_name = "stream-api"
 
 urlpatterns = [
     path("stream/events", api.EventStreamView.as_view(), name="events"),
+    path("stream/page-events", api.PageEventStreamView.as_view(), name="page-events"),
 ]

@@ -22,6 +22,7 @@ report the open challenges and running games as ``challenge``/``game_start``).
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -29,10 +30,15 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Max, Q
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Challenge, Game
 from stream.models import Event
+
+# Rows the site's pages are told about but the NDJSON stream of the bots does not
+# carry (its lines stay as documented above): a draw offered or withdrawn.
+PAGE_ONLY_TYPES = (Event.Type.DRAW_OFFER.value,)
 
 # A transaction that wrote an event commits well within this many seconds of a
 # later event becoming visible; the stream re-reads that window to catch it.
@@ -103,6 +109,16 @@ def record_challenge(challenge: Challenge) -> None:
         )
 
 
+def record_page_change(game: Game, event_type: str) -> None:
+    """A page-only event (PAGE_ONLY_TYPES) for both players: only the game's id."""
+    Event.objects.bulk_create(
+        [
+            Event(user_id=user_id, type=event_type, payload={"game": {"id": game.pk}})
+            for user_id in _listeners([game.white_id, game.black_id])
+        ]
+    )
+
+
 def record_game(
     game: Game,
     event_type: str,
@@ -155,6 +171,53 @@ def _release_connection() -> None:
         connection.close()
 
 
+def _follow(
+    user_id: int,
+    *,
+    floor: int,
+    started: float,
+    lifetime: float,
+    keepalive: float,
+    poll: float,
+    clock: Any,
+    sleep: Any,
+    exclude: tuple[str, ...] = (),
+) -> Iterator[Event | None]:
+    """Each new event of `user_id` above `floor`, once, until `lifetime` has passed since
+    `started`; None after `keepalive` quiet seconds (the caller writes a keep-alive).
+
+    Ids are given out at insert but become visible at commit, possibly out of
+    order; so this keeps re-reading the ids above ``floor`` (the highest id seen
+    more than SETTLE_SECONDS ago) and remembers what it already gave.
+    """
+    sent: dict[int, float] = {}
+    last_write = clock()
+    while clock() - started < lifetime:
+        now = clock()
+        fresh = list(
+            Event.objects.filter(user_id=user_id, id__gt=floor)
+            .exclude(type__in=exclude)
+            .order_by("id")[:500]
+        )
+        # Read, then let go of the connection before writing to a possibly slow client
+        # or sleeping: a waiting stream holds none (see _release_connection).
+        _release_connection()
+        for event in fresh:
+            if event.pk in sent:
+                continue
+            sent[event.pk] = now
+            last_write = now
+            yield event
+        settled = [event_id for event_id, seen in sent.items() if now - seen > SETTLE_SECONDS]
+        if settled:
+            floor = max(floor, *settled)
+            sent = {event_id: seen for event_id, seen in sent.items() if event_id > floor}
+        if now - last_write >= keepalive:
+            last_write = now
+            yield None
+        sleep(poll)
+
+
 def event_lines(
     user_id: int,
     *,
@@ -165,36 +228,107 @@ def event_lines(
     sleep: Any = time.sleep,
 ) -> Iterator[bytes]:
     """NDJSON lines for `user_id` for `lifetime` seconds: the snapshot, then new events
-    as they are committed, and an empty line after `keepalive` quiet seconds.
-
-    Ids are given out at insert but become visible at commit, possibly out of
-    order; so the stream keeps re-reading the ids above ``floor`` (the highest
-    id seen more than SETTLE_SECONDS ago) and remembers what it already sent.
-    """
+    as they are committed, and an empty line after `keepalive` quiet seconds.  The
+    page-only events (PAGE_ONLY_TYPES) are not part of this stream."""
     started = clock()
     floor = Event.objects.filter(user_id=user_id).aggregate(top=Max("id"))["top"] or 0
     snapshot = list(snapshot_lines(user_id))
     _release_connection()
     yield from snapshot
-    sent: dict[int, float] = {}
-    last_write = clock()
-    while clock() - started < lifetime:
-        now = clock()
-        fresh = list(Event.objects.filter(user_id=user_id, id__gt=floor).order_by("id")[:500])
-        # Read, then let go of the connection before writing to a possibly slow client
-        # or sleeping: a waiting stream holds none (see _release_connection).
-        _release_connection()
-        for event in fresh:
-            if event.pk in sent:
-                continue
-            sent[event.pk] = now
-            last_write = now
-            yield _line({"type": event.type, "id": event.pk, **event.payload})
-        settled = [event_id for event_id, seen in sent.items() if now - seen > SETTLE_SECONDS]
-        if settled:
-            floor = max(floor, *settled)
-            sent = {event_id: seen for event_id, seen in sent.items() if event_id > floor}
-        if now - last_write >= keepalive:
-            last_write = now
+    for event in _follow(
+        user_id,
+        floor=floor,
+        started=started,
+        lifetime=lifetime,
+        keepalive=keepalive,
+        poll=poll,
+        clock=clock,
+        sleep=sleep,
+        exclude=PAGE_ONLY_TYPES,
+    ):
+        if event is None:
             yield b"\n"
-        sleep(poll)
+        else:
+            yield _line({"type": event.type, "id": event.pk, **event.payload})
+
+
+# --- The site's pages: Server-Sent Events (GET /api/v1/stream/page-events). ------------
+# A page only needs to know *that* something of the user changed, and which game or
+# challenge: it then fetches that part as it would by polling (status.json, the game API).
+# Every message is `data: {"type": …, "game": id|null, "challenge": id|null}` with the
+# event's id as the SSE `id`, so a reconnecting EventSource sends Last-Event-ID and
+# resumes after it; the first message ("ready") carries the id the stream starts from.
+
+# EventSource waits this long before reconnecting after the server ended a stream.
+PAGE_RETRY_MILLISECONDS = 1000
+# A tab closed is noticed at the stream's next write, which then gives its slot back:
+# pages get a keep-alive this often (at most), so a player going from page to page
+# does not run out of slots (STREAM_PAGE_MAX_PER_USER).
+PAGE_KEEPALIVE_SECONDS = 1
+
+
+def _sse(data: dict[str, Any], event_id: int | None = None) -> bytes:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return (head + "data: " + json.dumps(data, separators=(",", ":")) + "\n\n").encode()
+
+
+def page_message(event: Event) -> dict[str, Any]:
+    payload = event.payload
+    if event.type == Event.Type.CHALLENGE:
+        # A challenge's row is the challenge itself (record_challenge), not nested.
+        return {"type": event.type, "game": None, "challenge": payload.get("id")}
+    game = payload.get("game")
+    return {
+        "type": event.type,
+        "game": game.get("id") if isinstance(game, dict) else None,
+        "challenge": None,
+    }
+
+
+def page_event_lines(
+    user_id: int,
+    *,
+    after: int | None,
+    lifetime: float,
+    keepalive: float,
+    poll: float = 1.0,
+    clock: Any = time.monotonic,
+    sleep: Any = time.sleep,
+) -> Iterator[bytes]:
+    """Server-Sent Events for the pages of `user_id` for `lifetime` seconds: "ready",
+    then one message per new event, a comment line after `keepalive` quiet seconds.
+
+    `after` (the Last-Event-ID of a reconnecting page): resume after that id.  An
+    event with a lower id may still have been committing when the page got `after`
+    (see _follow), so the ids of the last SETTLE_SECONDS below it are read again: a
+    page may get one event twice, which only costs it one more fetch.
+    """
+    started = clock()
+    events = Event.objects.filter(user_id=user_id)
+    if after is None:
+        floor = events.aggregate(top=Max("id"))["top"] or 0
+        start_id = floor
+    else:
+        settled = timezone.now() - datetime.timedelta(seconds=SETTLE_SECONDS)
+        floor = (
+            events.filter(id__lte=after, created__lt=settled).aggregate(top=Max("id"))["top"] or 0
+        )
+        start_id = after
+    _release_connection()
+    yield f"retry: {PAGE_RETRY_MILLISECONDS}\n".encode() + _sse(
+        {"type": "ready", "game": None, "challenge": None}, start_id
+    )
+    for event in _follow(
+        user_id,
+        floor=floor,
+        started=started,
+        lifetime=lifetime,
+        keepalive=keepalive,
+        poll=poll,
+        clock=clock,
+        sleep=sleep,
+    ):
+        if event is None:
+            yield b": keep-alive\n\n"
+        else:
+            yield _sse(page_message(event), event.pk)

@@ -25,6 +25,8 @@ class Event(models.Model):
         TURN = "turn", _("Turn")
         GAME_FINISH = "game_finish", _("Game finish")
         MESSAGE = "message", _("Message")  # written by chat.services
+        # Page-only (stream.events.PAGE_ONLY_TYPES): not in the bots' NDJSON stream.
+        DRAW_OFFER = "draw_offer", _("Draw offer")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

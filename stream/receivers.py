@@ -72,3 +72,9 @@ def on_game_finished(
 ) -> None:
     if not _ended_by_turn(game):
         events.record_game(game, Event.Type.GAME_FINISH, profiles=profiles)
+
+
+@receiver(signals.draw_offer_changed, dispatch_uid="stream.draw_offer_changed")
+def on_draw_offer_changed(sender: Any, game: Game, **kwargs: Any) -> None:
+    """Page-only: the game pages show the offer; the bots' stream never carried it."""
+    events.record_page_change(game, Event.Type.DRAW_OFFER)

@@ -48,6 +48,12 @@ def _take(key: str, limit: int) -> bool:
     return True
 
 
+def held_slots(*, user_id: int, page: bool = False) -> int:
+    """How many streams of the user (page streams with `page`) hold a slot now."""
+    kind = "page-user" if page else "user"
+    return int(cache.get(f"stream-slots:{kind}:{user_id}") or 0)
+
+
 def _give_back(key: str) -> None:
     try:
         if cache.decr(key) < 0:
@@ -57,12 +63,21 @@ def _give_back(key: str) -> None:
 
 
 @contextmanager
-def stream_slot(*, user_id: int, address: str) -> Iterator[None]:
+def stream_slot(*, user_id: int, address: str, page: bool = False) -> Iterator[None]:
     """Hold one stream slot of the user's and one of the address's for the block;
     raises NoSlot when either is full.  With the cache down the stream goes on
-    uncounted (logged): a documented choice, as for the throttles."""
+    uncounted (logged): a documented choice, as for the throttles.
+
+    `page`: a stream of the site's pages (GET /api/v1/stream/page-events), counted
+    apart per user (STREAM_PAGE_MAX_PER_USER: a player's open tabs never take their
+    bot's slots, nor the reverse) but with the bots' in the address's count."""
+    user_key, user_limit = (
+        (f"stream-slots:page-user:{user_id}", int(settings.STREAM_PAGE_MAX_PER_USER))
+        if page
+        else (f"stream-slots:user:{user_id}", int(settings.STREAM_MAX_PER_USER))
+    )
     keys = [
-        (f"stream-slots:user:{user_id}", int(settings.STREAM_MAX_PER_USER)),
+        (user_key, user_limit),
         (f"stream-slots:address:{address}", int(settings.STREAM_MAX_PER_ADDRESS)),
     ]
     taken: list[str] = []

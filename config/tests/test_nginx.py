@@ -1,5 +1,6 @@
 """platform/nginx.conf in front of both gunicorn services: pages go to the web service,
-the event stream to the stream service, unbuffered (each line reaches the bot at once)."""
+the event streams to the stream service, unbuffered (each line reaches the bot, or the
+page's EventSource, at once)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.test import Client
 
 from accounts import services as account_services
 from config.tests.servers import free_port, wait_until_listening
@@ -162,9 +165,31 @@ def test_pages_to_web_and_the_stream_to_its_service_unbuffered(site: dict[str, o
     assert ended_at >= 2.5 and first_at < 1.5, (first_at, ended_at)
     assert rest.count(b"\n") >= 1  # keep-alive lines
 
+    # The pages' Server-Sent Events, for a logged-in session: routed and unbuffered alike.
+    browser = Client()
+    browser.force_login(black)
+    session = {
+        "Cookie": f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    }
+    started = time.monotonic()
+    answer = _request(
+        port, "/api/v1/stream/page-events", headers={**session, "Accept": "text/event-stream"}
+    )
+    assert answer.status == 200
+    assert answer.getheader("Content-Type", "").startswith("text/event-stream")
+    first = answer.readline()
+    first_at = time.monotonic() - started
+    rest = answer.read()
+    ended_at = time.monotonic() - started
+    assert first == b"retry: 1000\n" and b'"type":"ready"' in rest
+    assert ended_at >= 2.5 and first_at < 1.5, (first_at, ended_at)
+    assert b": keep-alive" in rest
+
     # The stream has a service of its own: without it, the stream fails, pages do not.
     _stop(site["stream"])  # type: ignore[arg-type]
     assert _get(port, "/api/v1/stream/events", token).status == 502
+    refused = _request(port, "/api/v1/stream/page-events", headers=session)
+    assert refused.status == 502  # the page's EventSource fails: it polls (web/live.js)
     assert _get(port, "/api/v1/schema").status == 200
 
 

@@ -146,6 +146,8 @@ ROWS: list[Row] = [
     Row("ratings-api:players", "GET", ALL_200),
     Row("ratings-api:player", "GET", ALL_200, _kw(username="alice")),
     Row("stream-api:events", "GET", (401, 400, 400, 400, 400), data={"timeout": "soon"}),
+    # The pages' stream (a token works as a session does); its answer is not read here.
+    Row("stream-api:page-events", "GET", (401, 200, 200, 200, 200)),
     # --- API: analysis, explorer (the game is in play: not analysable, no analysis yet) -----
     Row("analysis-api:game-analysis", "GET", (404,) * 5, _game),
     Row("analysis-api:game-analysis", "POST", (401, 409, 409, 409, 409), _game),

@@ -40,6 +40,7 @@ def test_schema_is_valid_and_documents_every_endpoint_and_error(client, tmp_path
         "/api/v1/challenges/{challenge_id}/cancel", "/api/v1/games", "/api/v1/games/{game_id}",
         "/api/v1/games/{game_id}/legal", "/api/v1/games/{game_id}/turns", "/api/v1/games/{game_id}/setup",
         "/api/v1/games/{game_id}/choose", "/api/v1/games/{game_id}/resign", "/api/v1/games/{game_id}/record",
+        "/api/v1/stream/events", "/api/v1/stream/page-events",
     ):  # fmt: skip
         assert path in paths, path
     turn_answers = paths["/api/v1/games/{game_id}/turns"]["post"]["responses"]
@@ -48,6 +49,9 @@ def test_schema_is_valid_and_documents_every_endpoint_and_error(client, tmp_path
     assert {"200", "400", "401", "403", "404", "409", "422"} <= set(conditional["put"]["responses"])
     assert {"200", "401", "404"} <= set(conditional["get"]["responses"])
     assert {"204", "401", "403", "404"} <= set(conditional["delete"]["responses"])
+    page_events = paths["/api/v1/stream/page-events"]["get"]
+    assert "text/event-stream" in page_events["responses"]["200"]["content"]
+    assert {"400", "401", "429"} <= set(page_events["responses"])
     assert schema["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     served = client.get("/api/v1/schema")
     assert served.status_code == 200 and b"openapi" in served.content

@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
-from django.conf import settings
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.conf import settings as django_settings
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import Profile
 from archive import imports
@@ -25,6 +28,7 @@ from notifications.models import Kind
 from tournaments import leagues, pairing, trf_import
 from tournaments import services as tournament_services
 from tournaments.tests.helpers import jobs_run_here, make_tournament, make_user
+from web.tests.failing_urls import FAILING_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,6 +164,17 @@ def fill(route: str, values: dict[str, list[str]]) -> list[str]:
     return paths
 
 
+def _reset_link(user: Any) -> str:
+    """The link of the password-reset e-mail `user` would get."""
+    return reverse(
+        "web:password_reset_confirm",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+            "token": default_token_generator.make_token(user),
+        },
+    )
+
+
 @pytest.fixture
 def world(db) -> dict[str, Any]:
     """Players, built-in bots, a finished and a running game, a round robin, a Swiss
@@ -214,11 +229,11 @@ def world(db) -> dict[str, Any]:
 
 @pytest.mark.parametrize("language", ["ru", "eo"])
 @pytest.mark.parametrize("signed_in", [True, False], ids=["member", "visitor"])
-def test_every_page_shows_no_english_of_the_catalogue(client, world, language, signed_in):
+def test_every_page_shows_no_english_of_the_catalogue(client, world, language, signed_in, settings):
     if signed_in:
         Profile.objects.filter(user=world["viewer"]).update(language=language)
         client.force_login(world["viewer"])
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
     patterns = [(msgid, as_pattern(msgid)) for msgid in catalogue(language)]
     patterns += [(english, as_pattern(english)) for english in OUTSIDE_CATALOGUE]
     assert len(patterns) > 400
@@ -231,9 +246,18 @@ def test_every_page_shows_no_english_of_the_catalogue(client, world, language, s
         if not route.endswith(NOT_PAGES)
         for path in fill(route, world)
     ]
-    for path in [*paths, "/no-such-page/"]:
-        answer = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
-        if answer.status_code not in (200, 404) or "text/html" not in answer["Content-Type"]:
+    # Beyond the routes: the password-reset link of an e-mail (a real one: its page is the
+    # new-password form), and the 500 page of a view that fails (DEBUG off, as in tests).
+    reset = _reset_link(world["viewer"])
+    settings.ROOT_URLCONF = "web.tests.failing_urls"
+    client.raise_request_exception = False
+    for path in [*paths, "/no-such-page/", reset, "/" + FAILING_PATH]:
+        answer = client.get(path, HTTP_ACCEPT_LANGUAGE=language, follow=path == reset)
+        if path == reset:
+            assert answer.status_code == 200 and "new_password1" in answer.content.decode()
+        if path.endswith(FAILING_PATH):
+            assert answer.status_code == 500
+        elif answer.status_code not in (200, 404) or "text/html" not in answer["Content-Type"]:
             continue  # a redirect, a POST-only action
         seen += 1
         parser = VisibleText()

@@ -1,5 +1,6 @@
-// The game page's messages (chat/_messages.html): fetch the new ones every few
-// seconds and append them, so the opponent's message shows without a reload.
+// The game page's messages (chat/_messages.html): fetch the new ones when the live
+// stream (web/live.js) reports a message in this game, or every few seconds while
+// there is no stream, and append them, so the opponent's message shows without a reload.
 (function () {
   "use strict";
   var list = document.getElementById("message-list");
@@ -50,7 +51,19 @@
     if (empty) { empty.hidden = true; }
   }
 
+  var timer = null;
+  var gameId = Number(list.dataset.game);
+  // The stream tells the players about their game's messages; a reader who is not
+  // a player keeps polling.
+  var page = document.getElementById("game-live");
+  var player = Boolean(page && page.getAttribute("data-player") === "1");
+  function later(wait) {
+    clearTimeout(timer);
+    if (player && document.documentElement.getAttribute("data-live-mode") === "stream") { return; }
+    timer = setTimeout(poll, wait);
+  }
   function poll() {
+    clearTimeout(timer);
     fetch(list.dataset.poll + "?after=" + last, {
       headers: {Accept: "application/json"}, credentials: "same-origin"
     })
@@ -59,9 +72,13 @@
         data.messages.forEach(function (message) { if (message.id > last) { append(message); } });
         // Quick while the conversation goes on, slower when it is quiet.
         delay = data.messages.length ? 3000 : Math.min(delay * 1.2, 15000);
-        setTimeout(poll, delay);
+        later(delay);
       })
-      .catch(function () { setTimeout(poll, 30000); });
+      .catch(function () { later(30000); });
   }
-  setTimeout(poll, delay);
+  document.addEventListener("adaptoid:live", function (event) {
+    if (event.detail && event.detail.type === "message" && event.detail.game === gameId) { poll(); }
+  });
+  document.addEventListener("adaptoid:live-mode", function () { poll(); });
+  later(delay);
 })();

@@ -1,9 +1,10 @@
 // The game page: the flip control, and live updates without reloading.
 // * Flip: the server draws Black's view turned (row 7 at the bottom); the button turns
 //   the board either way for anyone.  Pieces and coordinates stay upright.
-// * Live: the page asks the game API every few seconds; when a turn was played (the game
-//   ended, a draw was offered or withdrawn) it fetches the page again and swaps the game
-//   part in place.  A turn the player is assembling is never thrown away: a note offers
+// * Live: when the live stream (web/live.js) says this game changed, or every few seconds
+//   while there is no stream, the page asks the game API; when a turn was played (the
+//   game ended, a draw was offered or withdrawn) it fetches the page again and swaps the
+//   game part in place.  On a finished game a challenge (a rematch offer) swaps it too.  A turn the player is assembling is never thrown away: a note offers
 //   the update instead; the message and notes panels are kept as they are.
 (function () {
   "use strict";
@@ -59,18 +60,33 @@
   var api = live.getAttribute("data-api");
   var FAST = 2000, SLOW = 15000;
   var timer = null;
+  var gameId = Number(live.getAttribute("data-game"));
+  function finished() { return live.getAttribute("data-status") === "finished"; }
+  // The stream tells the players about their game; anybody else's page keeps polling.
+  var player = live.getAttribute("data-player") === "1";
+  function schedule(delay) {
+    clearTimeout(timer);
+    if (finished() || (player && document.documentElement.getAttribute("data-live-mode") === "stream")) return;
+    timer = setTimeout(poll, delay);
+  }
 
   function busy() {
     var form = document.getElementById("play-form");
     var input = document.getElementById("turn-input");
     return Boolean(form && (form.getAttribute("data-busy") === "1" || (input && input.value.trim())));
   }
-  function swap() {
+  function note() {
+    var element = document.getElementById("live-note");
+    if (element) element.hidden = false;
+  }
+  // `asked`: the player clicked the note's link, so even a turn being assembled goes.
+  function swap(asked) {
     return fetch(window.location.pathname, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game-live");
         if (!fresh) return;
+        if (!asked && busy()) { note(); return; }  // they started a turn meanwhile
         // Panels marked data-keep (messages, notes) stay as they are: their scripts hold
         // their elements, and a message or note being typed must not be lost.
         live.querySelectorAll("[data-keep][id]").forEach(function (kept) {
@@ -86,13 +102,17 @@
       });
   }
   function changed() {
-    if (!busy()) return swap();
-    var note = document.getElementById("live-note");
-    if (note) note.hidden = false;
+    if (!busy()) return swap(false);
+    note();
     return Promise.resolve();
   }
+  // One look at a time: events may come faster than the answers (two swaps at once
+  // could replace a board the player has started on); one asked meanwhile runs after.
+  var looking = false, lookAgain = false;
   function poll() {
     clearTimeout(timer);
+    if (looking) { lookAgain = true; return; }
+    looking = true;
     fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (game) {
@@ -103,14 +123,22 @@
       })
       .catch(function () { /* the next poll tries again */ })
       .then(function () {
-        if (live.getAttribute("data-status") !== "finished") timer = setTimeout(poll, document.hidden ? SLOW : FAST);
+        looking = false;
+        if (lookAgain) { lookAgain = false; poll(); return; }
+        schedule(document.hidden ? SLOW : FAST);
       });
   }
+  document.addEventListener("adaptoid:live", function (event) {
+    var change = event.detail || {};
+    if (change.game === gameId && !finished()) poll();
+    else if (change.type === "challenge" && finished()) changed();  // a rematch offered
+  });
+  document.addEventListener("adaptoid:live-mode", function () { if (!finished()) poll(); });
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("#live-note a");
     if (!link) return;
     event.preventDefault();
-    swap();
+    swap(true);
   });
-  if (live.getAttribute("data-status") !== "finished") timer = setTimeout(poll, FAST);
+  schedule(FAST);
 })();

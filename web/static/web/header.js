@@ -1,7 +1,8 @@
 // The site header: the menu button on narrow screens, and the live counts.
-// Every few seconds the logged-in page asks /status.json for the number of games
-// waiting for the player and of unread notifications; the header, the "(N) " of
-// the tab title and anything listening to the "adaptoid:status" event follow it.
+// The logged-in page asks /status.json for the number of games waiting for the player
+// and of unread notifications when the live stream (live.js) says something changed,
+// or every few seconds while there is no stream; the header, the "(N) " of the tab
+// title and anything listening to the "adaptoid:status" event follow it.
 (function () {
   "use strict";
   var toggle = document.getElementById("menu-toggle");
@@ -71,11 +72,15 @@
       .then(function (status) { apply(status); schedule(); })
       .catch(function () { schedule(SLOW); });
   }
+  function streaming() { return document.documentElement.getAttribute("data-live-mode") === "stream"; }
   function schedule(delay) {
     clearTimeout(timer);
+    if (streaming()) return;  // the stream says when to look
     timer = setTimeout(poll, delay || (document.hidden ? SLOW : FAST));
   }
   // Other scripts may ask for an update at once (after sending a turn, for instance).
   document.addEventListener("adaptoid:refresh", function () { poll(); });
+  document.addEventListener("adaptoid:live", function () { poll(); });
+  document.addEventListener("adaptoid:live-mode", function () { poll(); });  // catch up, or poll again
   schedule();
 })();

@@ -29,6 +29,50 @@
       });
     });
   }
+  // The keyboard: the board is one stop of the Tab order (a legal choice first), and
+  // the arrow keys go from cell to cell, the way they point on the screen (the board
+  // may be turned); Enter or Space chooses the cell.
+  var buttons = Object.keys(cells).filter(function (n) { return cells[n].getAttribute("role") === "button"; });
+  function rove(name) {
+    buttons.forEach(function (n) { cells[n].setAttribute("tabindex", n === name ? "0" : "-1"); });
+  }
+  function entry() {
+    var first = function (cls) { return buttons.filter(function (n) { return cells[n].classList.contains(cls); })[0]; };
+    return first("mark") || first("grow") || buttons[0];
+  }
+  function center(name) {
+    var box = cells[name].getBoundingClientRect();
+    return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+  }
+  var ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  function neighbourTowards(name, key) {
+    var from = center(name), way = ARROWS[key], best = null, bestScore = Infinity;
+    buttons.forEach(function (n) {
+      if (n === name) return;
+      var to = center(n), dx = to.x - from.x, dy = to.y - from.y;
+      var along = dx * way[0] + dy * way[1];
+      if (along <= 1) return;  // not in that direction
+      var across = Math.abs(dx * way[1] - dy * way[0]);
+      var score = along + 2 * across;  // straight ahead first, then the nearest diagonal
+      if (score < bestScore) { bestScore = score; best = n; }
+    });
+    return best;
+  }
+  buttons.forEach(function (n) {
+    cells[n].addEventListener("focus", function () { rove(n); });
+    cells[n].addEventListener("keydown", function (event) {
+      if (!ARROWS[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      var next = neighbourTowards(n, event.key);
+      if (next) cells[next].focus();
+    });
+  });
+  function enterBoardAtAChoice() {
+    var active = document.activeElement;
+    if (!(active && buttons.some(function (n) { return cells[n] === active; }))) rove(entry());
+  }
+  if (buttons.length) rove(entry());
+
   function mark(names, cls) {
     Object.keys(cells).forEach(function (n) { cells[n].classList.remove(cls); });
     names.forEach(function (n) { if (cells[n]) cells[n].classList.add(cls); });
@@ -82,7 +126,7 @@
     mark([], "mark"); mark([], "from"); mark([], "act"); mark([], "grow");
     Object.keys(cells).forEach(function (n) { cells[n].removeAttribute("data-attack"); });
   }
-  function say(message) { help.textContent = message; }
+  function say(message) { help.textContent = message; enterBoardAtAChoice(); }
 
   function reset() {
     state = { stage: "from", from: undefined, to: undefined };
