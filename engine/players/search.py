@@ -24,6 +24,14 @@
   gains bigger than the margin are lost. It cuts the time to depth 4 by
   about 3 (docs/players.md); a gain in strength against ``search-v1`` is
   not established by the matches run so far;
+* late move pruning at the frontier (``lmp=15``): a null-window node one turn
+  from the leaves scores every capture and starving turn but only the first
+  15 quiet turns in move order (the table's turn, killers, history), and
+  takes the others to fail low too;
+* late move reductions (``lmr=True``): at 2 or more turns from the leaves,
+  the quiet turns after the first 4 are searched one turn shallower with a
+  null window first, and again at full depth only if that beats alpha.
+  With both, depth 4 takes about a third of the time (docs/players.md);
 * a repeated position inside the search is scored as a draw.
 
 Tuning knobs, off by default (they showed nothing at 0.1 s per turn, 60
@@ -86,9 +94,13 @@ class SearchPlayer(Player):
         futility: tuple[int, ...] = (400,),
         null_move: int = 0,
         killers_first: bool = True,
+        lmp: int = 15,
+        lmr: bool = True,
     ) -> None:
         super().__init__(name, seed=seed)
         self.killers_first = killers_first
+        self.lmp = lmp
+        self.lmr = lmr
         self.max_depth = max_depth
         self.max_nodes = max_nodes
         self.rfp = rfp
@@ -283,7 +295,22 @@ class SearchPlayer(Player):
             score = pos._score
             occ = pos._occ
             stack = pos._stack
+            # late move pruning: off the principal variation, only the first
+            # ``lmp`` quiet turns (in move order) are scored, every capture
+            # and starving turn is
+            lmp = self.lmp if beta - alpha == 1 and abs(beta) < _WON else 0
+            starve = _starve_cells(pos) if lmp else 0
+            quiet = 0
             for raw in turns:
+                if (
+                    lmp
+                    and not raw[2]
+                    and not (raw[0] >= 0 and starve >> raw[1] & 1)
+                    and not (raw[4] == 1 and starve >> raw[3] & 1)
+                ):
+                    quiet += 1
+                    if quiet > lmp:
+                        continue
                 self.nodes += 1
                 push(raw)
                 if score[0] >= 5 or score[1] >= 5 or not occ[0] or not occ[1]:
@@ -310,14 +337,21 @@ class SearchPlayer(Player):
                 if clock() > deadline:
                     raise _Timeout
         else:
+            reduce_after = 4 if self.lmr else 1 << 30
             for n, raw in enumerate(turns):
                 push(raw)
                 if n == 0:
                     value = -search(depth - 1, -beta, -alpha, ply + 1)
                 else:
-                    value = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
-                    if alpha < value < beta:
-                        value = -search(depth - 1, -beta, -alpha, ply + 1)
+                    value = alpha + 1
+                    if n >= reduce_after and not raw[2]:
+                        # late move reduction: a late quiet turn is first
+                        # searched a turn shallower, in full only if it looks good
+                        value = -search(depth - 2, -alpha - 1, -alpha, ply + 1)
+                    if value > alpha:
+                        value = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                        if alpha < value < beta:
+                            value = -search(depth - 1, -beta, -alpha, ply + 1)
                 pop()
                 if value > best:
                     best = value
@@ -356,26 +390,8 @@ class SearchPlayer(Player):
     def _order(self, turns: list[RawTurn], tt_move: RawTurn | None, ply: int) -> list[RawTurn]:
         """Likely best turns first (see the module docstring)."""
         pos = self._pos
-        s = pos._side
-        enemy = pos._occ[s ^ 1]
-        own = pos._occ[s]
-        board = pos.board
-        nbm = board.neighbour_masks
-        empty = board.mask & ~(own | enemy)
-        legs = pos._legs
         pins = pos._pins
-        # empty cells that starve an enemy adaptoid when filled
-        starve = 0
-        m = enemy
-        while m:
-            low = m & -m
-            m ^= low
-            i = low.bit_length() - 1
-            limbs = legs[i] + pins[i]
-            if limbs:
-                free = nbm[i] & empty
-                if free.bit_count() == limbs:
-                    starve |= free
+        starve = _starve_cells(pos)
         killers = self.killers.get(ply, ())
         history = self.history
 
@@ -395,6 +411,30 @@ class SearchPlayer(Player):
             return k
 
         return sorted(turns, key=key, reverse=True)
+
+
+def _starve_cells(pos: Position) -> int:
+    """The empty cells that starve an enemy adaptoid of the side to move when filled."""
+    s = pos._side
+    own = pos._occ[s]
+    enemy = pos._occ[s ^ 1]
+    board = pos.board
+    nbm = board.neighbour_masks
+    empty = board.mask & ~(own | enemy)
+    legs = pos._legs
+    pins = pos._pins
+    starve = 0
+    m = enemy
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        limbs = legs[i] + pins[i]
+        if limbs:
+            free = nbm[i] & empty
+            if free.bit_count() == limbs:
+                starve |= free
+    return starve
 
 
 def _is_legal(pos: Position, raw: RawTurn) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import Position, Turn
-from engine.players import PLAYER_NAMES, get_player
+from engine.players import PLAYER_NAMES, SearchPlayer, get_player
 from engine.players.evaluation import WIN, evaluate, position_key
 from engine.players.match import MatchResult, play_game, play_match
 
@@ -432,3 +432,20 @@ def test_search_finds_a_win_in_two_turns(name: str) -> None:
         pos.push(reply)
         assert _wins_now(pos), (str(turn), str(reply))
         pos.pop()
+
+
+def test_late_move_pruning_and_reductions_search_fewer_positions_to_a_depth() -> None:
+    # the shipped search prunes late quiet turns at the frontier and reduces
+    # them further up; the same search without either must look at more
+    # positions to reach the same depth (and both play legal turns)
+    full_nodes = pruned_nodes = 0
+    for pos in midgame_positions(4, seed=3):
+        full = SearchPlayer("full", seed=0, max_depth=3, lmp=0, lmr=False)
+        pruned = SearchPlayer("pruned", seed=0, max_depth=3)
+        assert (pruned.lmp, pruned.lmr) == (15, True)
+        for player in (full, pruned):
+            raw = player.search(pos, time.perf_counter() + 600)
+            assert raw in pos._raw_turns()
+        full_nodes += full.nodes
+        pruned_nodes += pruned.nodes
+    assert pruned_nodes < full_nodes
