@@ -71,9 +71,11 @@ def test_a_turn_with_a_move_played_by_keyboard_only(live_server: Any, browser: A
     assert page.input_value("#turn-input") == "C3-C4,C4L"
     # The assembled turn moves the focus to Send.
     assert _focused(page)["id"] == "send-turn"
-    page.keyboard.press("Enter")
-    page.wait_for_load_state()
-    assert "sent" in page.inner_text(".messages")
+    # A key press, unlike a click, does not wait for the navigation it starts.
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    # The site's notices (the chat panel of the game page is a .messages too).
+    assert "sent" in page.inner_text("body > .messages")
     game.refresh_from_db()
     assert game.ply == 1 and game.turns.get(ply=1).text == "C3-C4,C4L"
     assert game.status == Game.Status.ACTIVE
