@@ -1,14 +1,18 @@
-"""Model instances from the columns of a named raw-SQL statement (the hot reads).
+"""Named raw-SQL statements built from the models: the hot reads and writes.
 
 Django compiles a queryset to SQL on every evaluation; for the two reads of every API
 turn (the bearer token with its user; the locked game with both players, their
 profiles and the stored turns) that compiling cost more CPU than PostgreSQL spends
-running them.  Those reads are written once as SQL (see ``accounts.hot_reads`` and
-``games.hot_reads``); this module gives them their column lists and turns a row back
-into model instances, through public API only: the documented ``_meta.get_fields()``,
-``Model.from_db()`` (the hook Django itself uses to load a row) and each field's
-``from_db_value()`` where it has one.  A field added to a model is read automatically;
-``core/tests/test_rows.py`` checks the instances equal what the ORM loads.
+running them, and so did building a turn's four writes (the turn, the game, the stream
+events, the notifications).  Those statements are written once as SQL (see
+``accounts.hot_reads``, ``games.hot_reads``, ``games.hot_writes``, ``stream.events``,
+``notifications.services``); this module gives them their column lists, turns a row
+back into model instances and an instance into the values ``save()`` would write,
+through public API only: the documented ``_meta.get_fields()``, ``Model.from_db()``
+(the hook Django itself uses to load a row), each field's ``from_db_value()``,
+``pre_save()`` and ``get_db_prep_save()``.  A field added to a model is read and
+written automatically; ``games/tests/test_hot_reads.py`` and ``test_hot_writes.py``
+check the instances and rows equal what the ORM loads and saves.
 """
 
 from __future__ import annotations
@@ -59,3 +63,77 @@ class RowReader(Generic[M]):
             values[index] = convert(values[index], field, connection)
         instance: M = self.model.from_db(connection.alias, self.attnames, values)
         return instance
+
+
+class RowWriter(Generic[M]):
+    """The INSERT of one model's row and the UPDATE of some of its columns, as SQL text
+    and parameters for a named statement (the hot writes: ``games.hot_writes``,
+    ``stream.events``, ``notifications.services``).
+
+    Values go through each field's documented ``pre_save()`` (``auto_now`` and
+    ``auto_now_add`` set the instance's attribute, as ``save()`` does) and
+    ``get_db_prep_save()`` (foreign keys, JSON, time zones), so the row written is the
+    one ``save()`` would write.  What a statement skips is what only ``save()`` does:
+    a ``save()`` override and the ``pre_save``/``post_save`` signals;
+    :func:`unsupported` names those for a model, and the tests of each user fail while
+    it names any.  The primary key must be filled by the database (an ``AutoField``).
+    """
+
+    def __init__(self, model: type[M]) -> None:
+        self.model = model
+        meta = model._meta
+        self.table = meta.db_table
+        self.pk = meta.pk
+        assert self.pk is not None
+        self.insert_fields = [field for field in _column_fields(model) if not field.primary_key]
+        columns = ", ".join(f'"{field.column}"' for field in self.insert_fields)
+        self.values_row = "(" + ", ".join(["%s"] * len(self.insert_fields)) + ")"
+        self.insert_head = f'INSERT INTO "{self.table}" ({columns}) VALUES '
+        self.returning = f' RETURNING "{self.pk.column}"'
+
+    def insert_values(self, instance: M) -> list[Any]:
+        return [
+            field.get_db_prep_save(field.pre_save(instance, True), connection)
+            for field in self.insert_fields
+        ]
+
+    def insert_sql(self, rows: int = 1) -> str:
+        """``INSERT … VALUES (…), … RETURNING pk`` for ``rows`` rows."""
+        return self.insert_head + ", ".join([self.values_row] * rows) + self.returning
+
+    def update_sql(self, names: Sequence[str]) -> str:
+        """``UPDATE … SET <the named fields' columns> WHERE pk = %s`` (parameters:
+        :meth:`update_values`)."""
+        fields = [self.model._meta.get_field(name) for name in names]
+        assignments = ", ".join(f'"{field.column}" = %s' for field in fields)  # type: ignore[union-attr]
+        return f'UPDATE "{self.table}" SET {assignments} WHERE "{self.pk.column}" = %s'  # type: ignore[union-attr]
+
+    def update_values(self, instance: M, names: Sequence[str]) -> list[Any]:
+        values = []
+        for name in names:
+            field = self.model._meta.get_field(name)
+            assert isinstance(field, Field)
+            values.append(field.get_db_prep_save(field.pre_save(instance, False), connection))
+        values.append(instance.pk)
+        return values
+
+
+def unsupported(model: type[Model]) -> list[str]:
+    """What a :class:`RowWriter` statement would skip for ``model`` (empty: nothing):
+    a ``save()`` of its own, receivers of its ``pre_save``/``post_save`` signals,
+    fields the database computes (``GeneratedField``, ``db_default``)."""
+    from django.db.models import NOT_PROVIDED
+    from django.db.models.signals import post_save, pre_save
+
+    found = []
+    if model.save is not Model.save:
+        found.append(f"{model.__name__}.save() is overridden")
+    for signal, name in ((pre_save, "pre_save"), (post_save, "post_save")):
+        if signal.has_listeners(model):
+            found.append(f"{model.__name__} has {name} receivers")
+    for field in _column_fields(model):
+        if getattr(field, "generated", False):
+            found.append(f"{model.__name__}.{field.name} is generated")
+        if getattr(field, "db_default", NOT_PROVIDED) is not NOT_PROVIDED:
+            found.append(f"{model.__name__}.{field.name} has a db_default")
+    return found

@@ -26,7 +26,7 @@ from clocks import state as clock
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
 from engine import InvalidPositionError, Position, Turn
-from games import conditional, errors, hot_reads, signals
+from games import conditional, errors, hot_reads, hot_writes, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
@@ -412,18 +412,19 @@ def play_turn(
             position = replay(game, turn_texts)
             checked = position.parse_turn(canonical)  # IllegalTurnError with the engine's reason
             position.push(checked)
-            row = TurnRow.objects.create(
-                game=game, ply=ply, text=str(checked), player=player, automatic=automatic
-            )
+            row = TurnRow(game=game, ply=ply, text=str(checked), player=player, automatic=automatic)
             game.position = str(position)
             game.ply = ply
             profiles = player_profiles(game)
             # ...and start the opponent's (their profile: vacation, time zone).
             clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
             game.lapse_draw_offer(color)  # the mover's own offer lapses (games.agreements)
-            game.save(
-                update_fields=["position", "ply", "draw_offer", *clock.CLOCK_FIELDS, "updated"]
-            )
+            changed = ("position", "ply", "draw_offer", *clock.CLOCK_FIELDS, "updated")
+            if connection.vendor == "postgresql":
+                hot_writes.record_turn(row, game, changed)  # one round trip for both
+            else:
+                row.save(force_insert=True)
+                game.save(update_fields=changed)
             # The answer is built from these texts: no query for the turns again.
             game.turn_texts = [*turn_texts, row.text]
             outcome = position.outcome()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,13 +28,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Profile, TurnEmail
+from core.rows import RowWriter
 from games.models import Game
 from notifications.models import EmailState, Kind, Notification
 
@@ -85,6 +87,36 @@ def _email_state(
     return EmailState.PENDING, False
 
 
+_KINDS = frozenset(Kind.values)
+
+
+@cache
+def _writer() -> RowWriter[Notification]:
+    return RowWriter(Notification)  # built at first use: the models' apps must be ready
+
+
+def _insert(row: Notification) -> None:
+    """``row.save()`` as a named statement (every turn writes a notification; see
+    ``core.rows``, and ``notifications/tests/test_hot_writes.py`` for the check that
+    the row equals the ORM's)."""
+    writer = _writer()
+    with connection.cursor() as cursor:
+        cursor.execute(writer.insert_sql(), writer.insert_values(row))
+        (row.pk,) = cursor.fetchone()
+
+
+@cache
+def _mark_game_read_sql() -> str:
+    def column(name: str) -> str:
+        return Notification._meta.get_field(name).column  # type: ignore[union-attr]
+
+    return (
+        f'UPDATE "{Notification._meta.db_table}" SET "{column("read")}" = %s '
+        f'WHERE "{column("game")}" = %s AND "{column("user")}" = %s '
+        f'AND "{column("read")}" IS NULL'
+    )
+
+
 def notify(
     *,
     user: AbstractBaseUser,
@@ -105,7 +137,7 @@ def notify(
     that may run twice.  Call it inside your transaction; the email goes after commit.
     `profile` is the user's profile when the caller already has it (no query then).
     """
-    if kind not in Kind.values:
+    if kind not in _KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     now = now or timezone.now()
     if profile is None or profile.user_id != user.pk:
@@ -127,11 +159,11 @@ def notify(
     if dedupe_key:
         try:
             with transaction.atomic():  # a duplicate must not spoil the caller's transaction
-                row.save()
+                _insert(row)
         except IntegrityError:  # the unique (user, dedupe_key) constraint: already told
             return None
     else:
-        row.save()
+        _insert(row)
     if state == EmailState.PENDING:
         from notifications.tasks import send_notification_email
 
@@ -151,10 +183,18 @@ def mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
 
 
 def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
-    """The user opened or played `game`: what the site told them about it is read."""
-    return Notification.objects.filter(user=user, game=game, read__isnull=True).update(
-        read=timezone.now()
-    )
+    """The user opened or played `game`: what the site told them about it is read.
+
+    A named statement (every turn runs it for the mover); the same rows as
+    ``Notification.objects.filter(user=user, game=game, read__isnull=True).update(
+    read=now)``, which ``notifications/tests/test_hot_writes.py`` compares it with."""
+    read = Notification._meta.get_field("read")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _mark_game_read_sql(),
+            [read.get_db_prep_save(timezone.now(), connection), game.pk, user.pk],
+        )
+        return cursor.rowcount
 
 
 def unread_count(user: AbstractBaseUser) -> int:

@@ -26,6 +26,7 @@ import datetime
 import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -33,6 +34,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from accounts.models import Profile
+from core.rows import RowWriter
 from games.models import Challenge, Game
 from stream.models import Event
 
@@ -102,6 +104,26 @@ def _listeners(
     return sorted(ids - engine_bots)
 
 
+@cache
+def _writer() -> RowWriter[Event]:
+    return RowWriter(Event)  # built at first use: the models' apps must be ready
+
+
+def _insert(rows: list[Event]) -> None:
+    """Insert a game's events (one per listening player) as one named statement: every
+    turn writes them, and ``bulk_create`` compiled its ``INSERT … UNNEST`` and escaped
+    the payloads into arrays in Python each time (``core.rows``;
+    ``stream/tests/test_events_insert.py`` checks the rows equal the ORM's)."""
+    if not rows:
+        return
+    writer = _writer()
+    params = [value for row in rows for value in writer.insert_values(row)]
+    with connection.cursor() as cursor:
+        cursor.execute(writer.insert_sql(len(rows)), params)
+        for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+            row.pk = pk
+
+
 def record_challenge(challenge: Challenge) -> None:
     for user_id in _listeners([challenge.opponent_id]):
         Event.objects.create(
@@ -111,7 +133,7 @@ def record_challenge(challenge: Challenge) -> None:
 
 def record_page_change(game: Game, event_type: str) -> None:
     """A page-only event (PAGE_ONLY_TYPES) for both players: only the game's id."""
-    Event.objects.bulk_create(
+    _insert(
         [
             Event(user_id=user_id, type=event_type, payload={"game": {"id": game.pk}})
             for user_id in _listeners([game.white_id, game.black_id])
@@ -127,7 +149,7 @@ def record_game(
 ) -> None:
     listeners = _listeners([game.white_id, game.black_id], profiles)
     # One INSERT for both players (none when neither listens, e.g. a bot match).
-    Event.objects.bulk_create(
+    _insert(
         [
             Event(
                 user_id=user_id,
