@@ -105,8 +105,8 @@ class RowWriter(Generic[M]):
         """``UPDATE … SET <the named fields' columns> WHERE pk = %s`` (parameters:
         :meth:`update_values`)."""
         fields = [self.model._meta.get_field(name) for name in names]
-        assignments = ", ".join(f'"{field.column}" = %s' for field in fields)  # type: ignore[union-attr]
-        return f'UPDATE "{self.table}" SET {assignments} WHERE "{self.pk.column}" = %s'  # type: ignore[union-attr]
+        assignments = ", ".join(f'"{field.column}" = %s' for field in fields)
+        return f'UPDATE "{self.table}" SET {assignments} WHERE "{self.pk.column}" = %s'
 
     def update_values(self, instance: M, names: Sequence[str]) -> list[Any]:
         values = []
