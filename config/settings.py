@@ -180,7 +180,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
-    "csp.middleware.CSPMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
     # Last: answers a locked-out log-in (django-axes, below).
     "axes.middleware.AxesMiddleware",
 ]

@@ -29,3 +29,20 @@ def test_pages_are_served_with_a_policy_that_forbids_inline_scripts(client, path
     directives = dict(part.strip().split(" ", 1) for part in policy.split(";") if part.strip())
     assert directives["script-src"] == "'self'"
     assert directives["object-src"] == "'none'" and directives["frame-ancestors"] == "'none'"
+
+
+@pytest.mark.django_db
+def test_json_answers_carry_the_fixed_data_policy_and_pages_the_sites(client) -> None:
+    from core.middleware import JSON_POLICY
+
+    answer = client.get("/api/v1/games")
+    assert answer["Content-Type"].startswith("application/json")
+    assert (
+        answer["Content-Security-Policy"]
+        == JSON_POLICY
+        == ("default-src 'none'; frame-ancestors 'none'")
+    )
+    # The schema's HTML viewers and every page keep the site's policy.
+    page = client.get("/rules/")
+    assert page["Content-Security-Policy"] != JSON_POLICY
+    assert "script-src 'self'" in page["Content-Security-Policy"]
