@@ -492,9 +492,11 @@ def main() -> None:
         turns = summary("POST /api/v1/games/{id}/turns", turns_result, args, turn_cpu)
         ratio = turns["rate"] / floor["rate"] if floor["rate"] else 0.0
         print(f"turns / trivial GET throughput: {ratio:.0%}")
+        # Issue 13's targets (its former ">= 40 % of the trivial GET" is withdrawn; the
+        # ratio stays printed above for comparison with older runs).
         verdict = (
-            turns["rate"] >= 200 and turns["p99"] < 100 and ratio >= 0.4,
-            "targets: >= 200 turns/s, p99 < 100 ms, >= 40 % of the GET",
+            turns["rate"] >= 200 and turns["p99"] < 100,
+            "targets: >= 200 turns/s, p99 < 100 ms",
         )
         print(("MET   " if verdict[0] else "MISSED ") + verdict[1])
     finally:

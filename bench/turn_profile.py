@@ -194,6 +194,8 @@ def main() -> None:
         play_profiled = turn_player(tokens, games, final_profile=profile)
         for _ in range(args.cprofile_final):
             play_profiled()
+        (ROOT / "var").mkdir(exist_ok=True)
+        profile.dump_stats(ROOT / "var" / "turn_profile_final.cprof")
         pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
     if args.pyinstrument:
         try:
