@@ -773,6 +773,11 @@ def record_game_result(*, game: Game) -> Pairing | None:
     pie opening the board takes the colours actually played.  When the round is
     complete the ``advance_tournament`` task is queued (after commit).
     """
+    # Most finished games are no tournament's: a plain indexed read answers that for
+    # them (the locking read with its joins cost a game-ending turn as much CPU as the
+    # rest of its receivers together).
+    if not Pairing.objects.filter(game_id=game.pk).exists():
+        return None
     row = (
         Pairing.objects.select_for_update(of=("self",))
         .select_related("white", "black", "round")
