@@ -16,11 +16,17 @@ from notifications.services import mark_game_read, notify, opponent_name
 
 
 def _your_turn(
-    game: Game, profiles: Mapping[int, Profile] | None = None, automatic_turn: str = ""
+    game: Game,
+    profiles: Mapping[int, Profile] | None = None,
+    automatic_turn: str = "",
+    seen_by: Any = None,
 ) -> None:
-    """`automatic_turn`: the opponent's turn just played from their conditional lines."""
+    """`automatic_turn`: the opponent's turn just played from their conditional lines;
+    `seen_by`: a user who has seen the game (its notices to them are read)."""
     user_id = game.who_must_act()
     if user_id is None:
+        if seen_by is not None:
+            mark_game_read(user=seen_by, game=game)
         return
     user = game.white if user_id == game.white_id else game.black
     params = {"opponent": opponent_name(game, user_id)}
@@ -32,6 +38,7 @@ def _your_turn(
         game=game,
         params=params,
         profile=(profiles or {}).get(user_id),
+        seen_by=seen_by,
     )
 
 
@@ -50,14 +57,16 @@ def turn_played(
     **kwargs: Any,
 ) -> None:
     # The mover has seen the game: what we told them about it is read (not so for a
-    # conditional reply played for them while they were away).
-    if turn is not None and not turn.automatic:
-        mark_game_read(user=turn.player, game=game)
+    # conditional reply played for them while they were away) — with the opponent's
+    # "your turn" when there is one (one statement, notifications.services.notify).
+    mover = turn.player if turn is not None and not turn.automatic else None
     # reply_follows: the next player's conditional reply is played at once, so they
     # are not told it is their turn; the reply's own signal tells their opponent.
     if game.status != Game.Status.FINISHED and not reply_follows:
         automatic = turn.text if turn is not None and turn.automatic else ""
-        _your_turn(game, profiles, automatic_turn=automatic)
+        _your_turn(game, profiles, automatic_turn=automatic, seen_by=mover)
+    elif mover is not None:
+        mark_game_read(user=mover, game=game)
 
 
 @receiver(signals.pie_step)

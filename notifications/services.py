@@ -95,13 +95,19 @@ def _writer() -> RowWriter[Notification]:
     return RowWriter(Notification)  # built at first use: the models' apps must be ready
 
 
-def _insert(row: Notification) -> None:
+def _insert(row: Notification, seen_by: AbstractBaseUser | None = None) -> None:
     """``row.save()`` as a named statement (every turn writes a notification; see
-    ``core.rows``, and ``notifications/tests/test_hot_writes.py`` for the check that
-    the row equals the ORM's)."""
+    ``core.rows``, and ``games/tests/test_hot_writes.py`` for the check that the row
+    equals the ORM's).  With ``seen_by`` (PostgreSQL), ``mark_game_read`` for that user
+    and the row's game runs in the same statement, before the insert (one snapshot:
+    the new row is never among those marked)."""
     writer = _writer()
+    sql, params = writer.insert_sql(), writer.insert_values(row)
+    if seen_by is not None:
+        sql = f"WITH seen AS ({_mark_game_read_sql()}) {sql}"
+        params = [*_mark_game_read_params(user=seen_by, game_id=row.game_id), *params]
     with connection.cursor() as cursor:
-        cursor.execute(writer.insert_sql(), writer.insert_values(row))
+        cursor.execute(sql, params)
         (row.pk,) = cursor.fetchone()
 
 
@@ -127,6 +133,7 @@ def notify(
     dedupe_key: str = "",
     now: dt.datetime | None = None,
     profile: Profile | None = None,
+    seen_by: AbstractBaseUser | None = None,
 ) -> Notification | None:
     """Tell `user` about an event of `kind` (a notifications.models.Kind value).
 
@@ -136,6 +143,9 @@ def notify(
     key for the same user is not created (None is returned): safe for sweepers
     that may run twice.  Call it inside your transaction; the email goes after commit.
     `profile` is the user's profile when the caller already has it (no query then).
+    `seen_by` (with a `game`): that user has seen the game, their notifications about
+    it are marked read first (``mark_game_read``) — on PostgreSQL in the same statement
+    as the insert: a turn does both for its two players.
     """
     if kind not in _KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
@@ -156,13 +166,18 @@ def notify(
         email_state=state,
         digest=digest,
     )
+    if seen_by is not None and game is not None:
+        if dedupe_key or connection.vendor != "postgresql":
+            mark_game_read(user=seen_by, game=game)
+        else:
+            _insert(row, seen_by=seen_by)
     if dedupe_key:
         try:
             with transaction.atomic():  # a duplicate must not spoil the caller's transaction
                 _insert(row)
         except IntegrityError:  # the unique (user, dedupe_key) constraint: already told
             return None
-    else:
+    elif row.pk is None:
         _insert(row)
     if state == EmailState.PENDING:
         from notifications.tasks import send_notification_email
@@ -188,13 +203,14 @@ def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
     A named statement (every turn runs it for the mover); the same rows as
     ``Notification.objects.filter(user=user, game=game, read__isnull=True).update(
     read=now)``, which ``notifications/tests/test_hot_writes.py`` compares it with."""
-    read = Notification._meta.get_field("read")
     with connection.cursor() as cursor:
-        cursor.execute(
-            _mark_game_read_sql(),
-            [read.get_db_prep_save(timezone.now(), connection), game.pk, user.pk],
-        )
+        cursor.execute(_mark_game_read_sql(), _mark_game_read_params(user=user, game_id=game.pk))
         return cursor.rowcount
+
+
+def _mark_game_read_params(*, user: AbstractBaseUser, game_id: int | None) -> list[Any]:
+    read = Notification._meta.get_field("read")
+    return [read.get_db_prep_save(timezone.now(), connection), game_id, user.pk]
 
 
 def unread_count(user: AbstractBaseUser) -> int:

@@ -134,3 +134,22 @@ def test_a_notification_is_stored_as_save_stores_it(alice, bob) -> None:
         assert notify(user=alice.user, kind=Kind.YOUR_TURN, game=game, dedupe_key="k")
         assert notify(user=alice.user, kind=Kind.YOUR_TURN, game=game, dedupe_key="k") is None
         assert Notification.objects.filter(dedupe_key="k").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_turn_reads_the_movers_notices_and_tells_the_opponent(alice, bob) -> None:
+    game = services.start_game(white=alice.user, black=bob.user)
+    told_alice = Notification.objects.get(user=alice.user, game=game, read__isnull=True)
+    game, _ = services.play_turn(game=game, player=alice.user, text="D2L", ply=1)
+    told_alice.refresh_from_db()
+    assert told_alice.read is not None  # she played: what she was told is read
+    (told_bob,) = Notification.objects.filter(user=bob.user, game=game, read__isnull=True)
+    assert told_bob.kind == Kind.YOUR_TURN and told_bob.params["opponent"]
+    game, _ = services.play_turn(game=game, player=bob.user, text="D6L", ply=2)
+    told_bob.refresh_from_db()
+    assert told_bob.read is not None
+    # Alice's new "your turn" is the only unread one: the statement that marks Bob's
+    # notices read never marks the row it inserts.
+    unread = Notification.objects.filter(game=game, read__isnull=True)
+    assert [(row.user_id, row.kind) for row in unread] == [(alice.user.pk, Kind.YOUR_TURN)]
+    assert mark_game_read(user=alice.user, game=game) == 1

@@ -114,10 +114,11 @@ def test_turn_submission_costs_the_same_queries_at_ply_2_and_ply_60(
     # receivers of turn_played use those) and, on PostgreSQL, the turn texts (the answer
     # reuses them; elsewhere a query of their own); the writes: the turn and the game
     # (on PostgreSQL one statement, games.hot_writes; elsewhere two), the stream events
-    # (one INSERT for both players), the notification, the mover's notifications about
-    # the game marked read (one UPDATE); the savepoint and its release (the
+    # (one INSERT for both players), the opponent's notification and the mover's
+    # notifications about the game marked read (on PostgreSQL one statement,
+    # notifications.services.notify; elsewhere two); the savepoint and its release (the
     # transaction, in a test).
-    assert counts[LONG] == (8 if connection.vendor == "postgresql" else 10), counts
+    assert counts[LONG] == (7 if connection.vendor == "postgresql" else 10), counts
 
 
 def test_game_reads_cost_the_same_queries_at_ply_2_and_ply_60(api, games_of_two_lengths) -> None:
