@@ -187,8 +187,7 @@ def start_gunicorn(
     service: config="gunicorn-stream.conf.py")."""
     command = [
         sys.executable, "-m", "gunicorn", "config.wsgi:application",
-        "--config", str(ROOT / "platform" / config),
-        "--access-logfile", "/dev/null", *extra,
+        "--config", str(ROOT / "platform" / config), *extra,
     ]  # fmt: skip
     output = log.open("ab") if log is not None else None
     server = subprocess.Popen(

@@ -22,7 +22,10 @@ graceful_timeout = 20
 max_requests = 10000
 max_requests_jitter = 1000
 preload_app = True
-accesslog = "-"
+# nginx in front logs every request (platform/nginx.conf: access_log); a second line
+# per request from gunicorn cost each request its formatting.  GUNICORN_ACCESS_LOG=-
+# (or a path) turns it on, e.g. without nginx.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # The TLS-terminating proxy in front sets X-Forwarded-Proto; trust it from anywhere in the
