@@ -202,7 +202,7 @@ def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
 
     A named statement (every turn runs it for the mover); the same rows as
     ``Notification.objects.filter(user=user, game=game, read__isnull=True).update(
-    read=now)``, which ``notifications/tests/test_hot_writes.py`` compares it with."""
+    read=now)``, which ``games/tests/test_hot_writes.py`` compares it with."""
     with connection.cursor() as cursor:
         cursor.execute(_mark_game_read_sql(), _mark_game_read_params(user=user, game_id=game.pk))
         return cursor.rowcount

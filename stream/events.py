@@ -113,7 +113,7 @@ def _insert(rows: list[Event]) -> None:
     """Insert a game's events (one per listening player) as one named statement: every
     turn writes them, and ``bulk_create`` compiled its ``INSERT … UNNEST`` and escaped
     the payloads into arrays in Python each time (``core.rows``;
-    ``stream/tests/test_events_insert.py`` checks the rows equal the ORM's)."""
+    ``games/tests/test_hot_writes.py`` checks the rows equal the ORM's)."""
     if not rows:
         return
     writer = _writer()
