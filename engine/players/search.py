@@ -150,6 +150,7 @@ class SearchPlayer(Player):
         best_value = -_INF
         depth = 0
         completed = 0
+        previous_scores: dict[RawTurn, int] = {}
         max_depth = self.max_depth or 64
         while depth < max_depth:
             depth += 1
@@ -173,16 +174,23 @@ class SearchPlayer(Player):
             except _Timeout:
                 while pos.ply > root_ply:
                     pos._pop_raw()
-                if iteration_best is not None:
+                if iteration_best is not None and alpha > -_WON:
                     # the previous best was searched first: this turn is at
                     # least as good at the deeper depth as everything finished
                     best, best_value = iteration_best, alpha
+                elif iteration_best is not None:
+                    # every turn finished at this depth is proven lost: the
+                    # best of the previous depth not yet refuted is played
+                    # (with its value there) rather than a known loss
+                    best = order[len(scores)]
+                    best_value = previous_scores.get(best, best_value)
                 break
             assert iteration_best is not None
             best, best_value = iteration_best, alpha
             completed = depth
             self._node_limit = self.max_nodes or 1 << 62
             order.sort(key=lambda raw: -scores.get(raw, -_INF))
+            previous_scores = scores
             if abs(best_value) >= _WON:
                 break  # a forced result: deeper search will not change it
             if time.perf_counter() > deadline:

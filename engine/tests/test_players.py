@@ -188,6 +188,17 @@ def test_search_avoids_a_loss_in_one(name: str) -> None:
     assert int(player.info["value"]) > -WIN // 2
 
 
+@pytest.mark.parametrize("max_nodes", [35_000, 40_000])
+def test_an_unfinished_depth_that_refutes_the_best_turn_does_not_pick_it(max_nodes: int) -> None:
+    # at these budgets depth 5 stops right after proving the depth-4 best
+    # turn (D3-E4,E4L) lost in 4 plies; the next turn of depth 4 is played
+    player = SearchPlayer("search", seed=0, max_nodes=max_nodes)
+    turn = player.choose(Position(LOSS_IN_ONE), seconds=1000)
+    assert player.info["depth"] == 4
+    assert str(turn) != "D3-E4,E4L"
+    assert int(player.info["value"]) > -WIN // 2
+
+
 def test_search_sees_the_win_and_says_so() -> None:
     player = get_player("search", seed=0)
     turn = player.choose(Position(WIN_BY_STARVATION), seconds=1)
