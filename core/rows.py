@@ -101,9 +101,12 @@ class RowWriter(Generic[M]):
             for field in self.insert_fields
         ]
 
-    def insert_sql(self, rows: int = 1) -> str:
-        """``INSERT … VALUES (…), … RETURNING pk`` for ``rows`` rows."""
-        return self.insert_head + ", ".join([self.values_row] * rows) + self.returning
+    def insert_sql(self, rows: int = 1, *, skip_conflicts: bool = False) -> str:
+        """``INSERT … VALUES (…), … RETURNING pk`` for ``rows`` rows; with
+        ``skip_conflicts`` (PostgreSQL), a row a unique constraint refuses is not
+        written and returns nothing (``ON CONFLICT DO NOTHING``) instead of raising."""
+        conflict = " ON CONFLICT DO NOTHING" if skip_conflicts else ""
+        return self.insert_head + ", ".join([self.values_row] * rows) + conflict + self.returning
 
     def update_sql(self, names: Sequence[str]) -> str:
         """``UPDATE … SET <the named fields' columns> WHERE pk = %s`` (parameters:

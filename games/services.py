@@ -420,6 +420,12 @@ def play_turn(
             clock.charge_turn(game=game, color=color, now=now, profiles=profiles)
             game.lapse_draw_offer(color)  # the mover's own offer lapses (games.agreements)
             changed = ("position", "ply", "draw_offer", *clock.CLOCK_FIELDS, "updated")
+            outcome = position.outcome()
+            if outcome is not None:  # the turn ends the game: one write for both
+                close_game(
+                    game=game, result=outcome.result(), termination=outcome.termination.value
+                )
+                changed = tuple(dict.fromkeys((*changed, *FINISH_FIELDS)))
             if connection.vendor == "postgresql":
                 hot_writes.record_turn(row, game, changed)  # one round trip for both
             else:
@@ -427,14 +433,9 @@ def play_turn(
                 game.save(update_fields=changed)
             # The answer is built from these texts: no query for the turns again.
             game.turn_texts = [*turn_texts, row.text]
-            outcome = position.outcome()
             if outcome is not None:
-                finish_game(
-                    game=game,
-                    result=outcome.result(),
-                    termination=outcome.termination.value,
-                    profiles=profiles,
-                )
+                # (games.tasks.verify_recent_games replays it within ten minutes.)
+                signals.game_finished.send(sender=Game, game=game, profiles=profiles)
             reply = conditional.take_reply(game=game, turn=row, position=position)
             signals.turn_played.send(
                 sender=Game,
@@ -525,13 +526,15 @@ def adjudicate(*, game: Game, result: str, termination: str) -> Game:
         )
 
 
-def finish_game(
-    *, game: Game, result: str, termination: str, profiles: dict[int, Profile] | None = None
-) -> Game:
-    """End a game (engine outcome, resignation, timeout…) and tell the listeners.
+#: the columns a finish changes (finish_game saves them; play_turn adds them to its write)
+FINISH_FIELDS = ("status", "result", "termination", "finished", "deadline", "draw_offer", "updated")
 
-    Callers hold the game row lock (or pass a fresh object within their atomic block).
-    `profiles` (see player_profiles) spares the receivers a query for each player.
+
+def close_game(*, game: Game, result: str, termination: str) -> None:
+    """Set the finished state on ``game`` (not saved): the checks and fields of a finish.
+
+    Callers save ``FINISH_FIELDS`` and send ``signals.game_finished`` in the same
+    transaction: finish_game does both, play_turn writes them with the turn.
     """
     # An aborted game has no result ("*", games.agreements.abort); every other end has one.
     if termination == Game.Termination.ABORTED:
@@ -543,26 +546,27 @@ def finish_game(
         raise errors.InvalidInput(_("Unknown termination %(value)s.") % {"value": termination})
     if game.status == Game.Status.FINISHED:
         raise errors.GameOver()
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.termination = termination
+    game.finished = timezone.now()
+    game.deadline = None
+    game.draw_offer = ""  # nothing left to agree on
+
+
+def finish_game(
+    *, game: Game, result: str, termination: str, profiles: dict[int, Profile] | None = None
+) -> Game:
+    """End a game (resignation, timeout, agreement…) and tell the listeners.
+
+    Callers hold the game row lock (or pass a fresh object within their atomic block).
+    `profiles` (see player_profiles) spares the receivers a query for each player.
+    """
+    close_game(game=game, result=result, termination=termination)
     # Within the caller's transaction when there is one (no savepoint: a failing
     # receiver must undo the whole change, the turn that ended the game included).
     with transaction.atomic(savepoint=False):
-        game.status = Game.Status.FINISHED
-        game.result = result
-        game.termination = termination
-        game.finished = timezone.now()
-        game.deadline = None
-        game.draw_offer = ""  # nothing left to agree on
-        game.save(
-            update_fields=[
-                "status",
-                "result",
-                "termination",
-                "finished",
-                "deadline",
-                "draw_offer",
-                "updated",
-            ]
-        )
+        game.save(update_fields=FINISH_FIELDS)
         # (games.tasks.verify_recent_games replays it within ten minutes.)
         signals.game_finished.send(sender=Game, game=game, profiles=profiles)
     return game

@@ -95,20 +95,29 @@ def _writer() -> RowWriter[Notification]:
     return RowWriter(Notification)  # built at first use: the models' apps must be ready
 
 
-def _insert(row: Notification, seen_by: AbstractBaseUser | None = None) -> None:
+def _insert(
+    row: Notification, seen_by: AbstractBaseUser | None = None, *, skip_duplicate: bool = False
+) -> bool:
     """``row.save()`` as a named statement (every turn writes a notification; see
     ``core.rows``, and ``games/tests/test_hot_writes.py`` for the check that the row
     equals the ORM's).  With ``seen_by`` (PostgreSQL), ``mark_game_read`` for that user
     and the row's game runs in the same statement, before the insert (one snapshot:
-    the new row is never among those marked)."""
+    the new row is never among those marked).  With ``skip_duplicate`` (PostgreSQL), a
+    row the unique dedupe key refuses is not written and False is returned: no
+    savepoint needed around it.  Returns whether the row was written."""
     writer = _writer()
-    sql, params = writer.insert_sql(), writer.insert_values(row)
+    sql = writer.insert_sql(skip_conflicts=skip_duplicate)
+    params = writer.insert_values(row)
     if seen_by is not None:
         sql = f"WITH seen AS ({_mark_game_read_sql()}) {sql}"
         params = [*_mark_game_read_params(user=seen_by, game_id=row.game_id), *params]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        (row.pk,) = cursor.fetchone()
+        written = cursor.fetchone()
+    if written is None:
+        return False
+    (row.pk,) = written
+    return True
 
 
 @cache
@@ -171,7 +180,10 @@ def notify(
             mark_game_read(user=seen_by, game=game)
         else:
             _insert(row, seen_by=seen_by)
-    if dedupe_key:
+    if dedupe_key and connection.vendor == "postgresql":
+        if not _insert(row, skip_duplicate=True):  # the (user, dedupe_key) row exists
+            return None
+    elif dedupe_key:
         try:
             with transaction.atomic():  # a duplicate must not spoil the caller's transaction
                 _insert(row)

@@ -154,3 +154,28 @@ def test_game_list_costs_the_same_queries_for_long_games_and_big_pages(
         assert answer.status_code == 200 and len(answer.json()["results"]) == page_size
         counts[f"all/{page_size}"] = count
     assert len(set(counts.values())) == 1 and counts["all/12"] <= 4, counts
+
+
+def test_a_game_ending_turn_writes_the_finish_with_the_turn(alice, bob) -> None:
+    # White to move at 4-0: C3xD4 reaches 5 points.
+    game = services.start_game(
+        white=alice.user, black=bob.user, start_position="C3W11,D4B00,F7B00,G7B00 w 4-0"
+    )
+    alice.client.get(f"/api/v1/games/{game.pk}")
+    with CaptureQueriesContext(connection) as queries:
+        answer = alice.client.post(
+            f"/api/v1/games/{game.pk}/turns", {"ply": 1, "turn": "C3xD4"}, format="json"
+        )
+    assert answer.status_code == 201, answer.json()
+    assert (answer.json()["status"], answer.json()["result"]) == ("finished", "1-0")
+    game.refresh_from_db()
+    assert (game.status, game.termination, game.deadline) == ("finished", "captures", None)
+    statements = [query["sql"] for query in queries.captured_queries]
+    if connection.vendor != "postgresql":
+        return
+    # The finish goes in the turn's own statement (games.hot_writes), not an UPDATE
+    # of its own; both players' "game over" notifications skip a duplicate with
+    # ON CONFLICT, not a savepoint each (the one savepoint is the test's transaction).
+    game_table = Game._meta.db_table
+    assert not [sql for sql in statements if sql.startswith(f'UPDATE "{game_table}"')]
+    assert sum(sql.startswith("SAVEPOINT") for sql in statements) == 1, statements
