@@ -7,7 +7,9 @@ Run from the repository root (PostgreSQL and Redis running, as for CI; nginx for
 
 It creates its own PostgreSQL database (``adaptoid_bench``, dropped and recreated;
 ``--database-url`` to change) and uses Redis database 12, migrates, creates two
-players and a stock of games per client, then starts gunicorn with
+players and a stock of games per client (then ``VACUUM ANALYZE`` and ``CHECKPOINT``, so
+that neither runs in the middle of a measure), waits for the machine to be quiet (the
+1-minute load below ``--quiet-load``, 1.5), then starts gunicorn with
 ``platform/gunicorn.conf.py`` (production settings: DEBUG off, real password hashing,
 PostgreSQL connection reuse; throttles raised so they do not cap the run), with
 ``--proxy nginx`` nginx in front of it with ``platform/nginx-locations.conf`` (the
@@ -63,6 +65,13 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--warmup", type=float, default=2.0, help="before each measure")
     parser.add_argument("--games-per-client", type=int, default=40)
+    parser.add_argument(
+        "--quiet-load",
+        type=float,
+        default=1.5,
+        help="before measuring, wait (up to 3 min) for the 1-minute load average to fall "
+        "below this (0: do not wait)",
+    )
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/adaptoid_bench"
     )
@@ -163,10 +172,27 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> list[Client]:
         clients.append(Client(tokens[0], tokens[1], games))
     preference_token = clients[0].white_token
     assert preference_token
-    from django.db import connections
+    from django.db import connection, connections
 
+    # The set-up's dirty pages and fresh tables are not what is measured: vacuum and
+    # write them out now, not as autovacuum and a checkpoint in the middle of a round.
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("CHECKPOINT")
     connections.close_all()
     return clients
+
+
+def wait_for_quiet(limit: float, seconds: float = 180.0) -> float:
+    """Wait (at most `seconds`) until the 1-minute load average is below `limit`: a run
+    that starts in the wake of another (its PostgreSQL checkpoint, the dropped
+    database's clean-up) measures that too.  Returns the load when done waiting."""
+    deadline = time.monotonic() + seconds
+    load = os.getloadavg()[0]
+    while load >= limit and time.monotonic() < deadline:
+        time.sleep(5)
+        load = os.getloadavg()[0]
+    return load
 
 
 def free_port() -> int:
@@ -364,11 +390,14 @@ def measure(
     return result
 
 
-def machine_seconds() -> float:
-    """CPU time the whole machine has been busy (all processes, the clients too)."""
+def machine_seconds() -> tuple[float, float]:
+    """CPU time the whole machine has been busy (all processes, the clients too), and
+    the time the hypervisor gave its CPUs to others (steal: a slow spell of the VM)."""
     fields = [int(value) for value in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle + iowait
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    steal = fields[7]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields[:7]) - idle) / tick, steal / tick
 
 
 def cpu_seconds(server_session: int) -> dict[str, float]:
@@ -380,8 +409,8 @@ def cpu_seconds(server_session: int) -> dict[str, float]:
         "redis": 0.0,
         "nginx": 0.0,
         "clients": time.process_time(),  # this process: the client threads
-        "machine": machine_seconds(),
     }
+    used["machine"], used["steal"] = machine_seconds()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -443,7 +472,9 @@ def summary(
         final = sorted(result.final)
         print(
             f"   of which {len(final)} ended their game: "
-            f"p50 {statistics.median(final) * 1000:.1f} ms, max {final[-1] * 1000:.1f} ms"
+            f"p50 {statistics.median(final) * 1000:.1f} ms, max {final[-1] * 1000:.1f} ms; "
+            f"{sum(latency > quantiles[98] for latency in final)} of the "
+            f"{sum(latency > quantiles[98] for latency in latencies)} turns over the p99"
         )
     for error in result.errors[:5]:
         print("   error:", error)
@@ -468,7 +499,7 @@ def main() -> None:
         port, upstream = free_port(), port
         nginx, _run = start_nginx(port, upstream)
     try:
-        load = os.getloadavg()[0]
+        load = wait_for_quiet(args.quiet_load) if args.quiet_load else os.getloadavg()[0]
         print(
             f"gunicorn (platform/gunicorn.conf.py), proxy {args.proxy}, {args.clients} clients, "
             f"{args.rounds} rounds of {args.seconds:.0f} s per measure, {os.cpu_count()} CPUs, "
