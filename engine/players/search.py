@@ -17,28 +17,23 @@
   already counts the threats of the side to move and of its opponent (values
   cached by position key: the same position is reached by turns in another
   order); the frontier (one turn from the leaves) scores its children inline;
-* futility pruning at the frontier (``futility=(400,)``): a node searched with
-  a null window whose own static value plus 400 (0.4 of a capture) cannot
-  reach alpha is not expanded; its value is that bound. The static value
-  already counts the best capture the side to move can make, so only quiet
-  gains bigger than the margin are lost. It cuts the time to depth 4 by
-  about 3 (docs/players.md); a gain in strength against ``search-v1`` is
-  not established by the matches run so far;
-* late move pruning at the frontier (``lmp=15``): a null-window node one turn
-  from the leaves scores every capture and starving turn but only the first
-  15 quiet turns in move order (the table's turn, killers, history), and
-  takes the others to fail low too;
-* late move reductions (``lmr=True``): at 2 or more turns from the leaves,
-  the quiet turns after the first 4 are searched one turn shallower with a
-  null window first, and again at full depth only if that beats alpha.
-  With both, depth 4 takes about a third of the time (docs/players.md);
+* late move reductions (``lmr=True``, the one pruning on by default): at 2 or
+  more turns from the leaves, the quiet turns after the first 4 are searched
+  one turn shallower with a null window first, and again at full depth only
+  if that beats alpha. At a fixed depth of 3 it plays as well as the search
+  without it (12-12 against ``search-v1``) and it reaches depth 4 about 8
+  times faster than ``search-v1`` (docs/players.md, fifth round);
 * a repeated position inside the search is scored as a draw.
 
-Tuning knobs, off by default (they showed nothing at 0.1 s per turn, 60
-games against ``search-v1`` each): ``rfp`` (reverse futility: a null-window
-node whose static value minus the margin of its depth is at least beta
-returns), ``null_move`` (null-move pruning with that reduction, at depth 3 or
-more), and ``futility`` margins for depth 2 and more.
+Tuning knobs, off by default because they cost more strength than their speed
+buys (docs/players.md: at a fixed depth of 3 the old defaults ``futility=(400,),
+lmp=15`` lost 1-23 to ``search-v1``): ``futility`` (margins by depth from the
+leaves: a null-window node whose static value plus the margin cannot reach
+alpha is not expanded), ``lmp`` (late move pruning: a null-window node one turn
+from the leaves scores every capture and starving turn but only the first
+``lmp`` quiet turns), ``rfp`` (reverse futility: a null-window node whose
+static value minus the margin of its depth is at least beta returns) and
+``null_move`` (null-move pruning with that reduction, at depth 3 or more).
 
 The clock is read at every node and after every leaf; the search stops at the
 planned share of the budget (:data:`~engine.players.base.SAFETY`) and
@@ -91,10 +86,10 @@ class SearchPlayer(Player):
         max_depth: int | None = None,
         max_nodes: int | None = None,
         rfp: tuple[int, ...] = (),
-        futility: tuple[int, ...] = (400,),
+        futility: tuple[int, ...] = (),
         null_move: int = 0,
         killers_first: bool = True,
-        lmp: int = 15,
+        lmp: int = 0,
         lmr: bool = True,
     ) -> None:
         super().__init__(name, seed=seed)
