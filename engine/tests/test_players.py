@@ -13,7 +13,16 @@ import pytest
 
 from engine import Position, Turn
 from engine.players import PLAYER_NAMES, SearchPlayer, get_player
-from engine.players.evaluation import WIN, evaluate, position_key
+from engine.players.evaluation import (
+    FEATURES,
+    WEIGHTS,
+    WIN,
+    Weights,
+    evaluate,
+    features,
+    make_evaluate,
+    position_key,
+)
 from engine.players.match import MatchResult, play_game, play_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +228,26 @@ def test_evaluation_counts_a_sure_starvation() -> None:
     doomed = Position("C3W00,C4W00,D3W00,D5W00,D4B21,G7B00 w 0-0")
     safe = Position("C3W00,C4W00,D3W00,D5W00,D4B10,G7B00 w 0-0")
     assert evaluate(doomed) > evaluate(safe) + 500
+
+
+def test_evaluation_is_the_weighted_sum_of_its_features() -> None:
+    # the fitting tools rely on it: features() counts what evaluate() weights
+    rng = random.Random(4)
+    other = Weights(*(rng.randrange(-900, 900) for _ in FEATURES))
+    other_evaluate = make_evaluate(other)
+    positions = midgame_positions(40, seed=9) + [
+        Position("C3W00,C4W00,D3W00,D5W00,D4B21,G7B00 w 0-0"),  # a sure starvation
+        Position("C3W11,D4B00,F7B00,G7B00 w 4-0"),  # a winning capture
+        Position("D4W10,D5B11,G7B00 w 0-4"),  # the opponent's winning threat
+        Position("D2W00,D6B00 b 1-3"),  # adaptoids without legs
+    ]
+    for pos in positions:
+        f = features(pos)
+        assert len(f) == len(FEATURES)
+        assert evaluate(pos) == sum(w * x for w, x in zip(WEIGHTS, f, strict=True))
+        assert other_evaluate(pos) == sum(w * x for w, x in zip(other, f, strict=True))
+    # every term is exercised by some position (else the test shows nothing for it)
+    assert all(any(features(pos)[k] for pos in positions) for k in range(len(FEATURES)))
 
 
 def test_position_key_follows_equality() -> None:
