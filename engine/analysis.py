@@ -25,12 +25,13 @@ move's expected score (a win 1, a draw 1/2, a loss 0) by a logistic curve::
 
 and to White's by ``1 - expected`` when Black is to move. The scale
 :data:`EXPECTED_SCALE` was fitted by maximum likelihood to the results of
-self-play games (``python bench/players.py --fit --games 24 --nodes 1500``:
-the search value of every position of 24 seeded games of the search against
-itself, against the result of the game; 1063 positions, scale 639, log loss
-0.360 against 0.382 for a scale of 1000 and 0.693 for a constant 1/2). One
-capture ahead (about 1000) is then an expected score of 0.83 for the side to
-move; see docs/players.md. A forced result found by the search is exact:
+self-play games (``python bench/players.py --fit --games 48 --nodes 1500``
+with the fitted evaluation weights: the search value of every position of
+48 seeded games of the search against itself, against the result of the
+game; 1565 positions, scale 791, log loss 0.5421 against 0.5453 for the
+hand-set weights' scale of 640 and 0.693 for a constant 1/2). One capture
+ahead (about 1000) is then an expected score of 0.78 for the side to move;
+see docs/players.md. A forced result found by the search is exact:
 1.0 for a forced win of White, 0.0 for a forced win of Black. A finished
 game (captures, elimination, repetition) is 1.0, 0.5 or 0.0 exactly, with no
 best turn.
@@ -63,7 +64,7 @@ __all__ = ["DEFAULT_NODES", "EXPECTED_SCALE", "Evaluation", "evaluate", "expecte
 DEFAULT_NODES = 20_000
 
 #: the logistic scale, in thousandths of a capture, of :func:`expected_score`
-EXPECTED_SCALE = 640
+EXPECTED_SCALE = 790
 
 _WON = 1_000_000 - 1000  # search values beyond this are forced results
 
@@ -91,7 +92,7 @@ def expected_score(value: int) -> float:
     """The side to move's expected score for a search value (thousandths of a capture).
 
     >>> expected_score(0), round(expected_score(1000), 3), round(expected_score(-1000), 3)
-    (0.5, 0.827, 0.173)
+    (0.5, 0.78, 0.22)
     >>> expected_score(999_990), expected_score(-999_990)
     (1.0, 0.0)
     """

@@ -38,6 +38,8 @@ from engine.position import Position
 
 __all__ = [
     "FEATURES",
+    "FITTED_WEIGHTS",
+    "HAND_WEIGHTS",
     "SCORE_VALUE",
     "WEIGHTS",
     "WIN",
@@ -99,8 +101,41 @@ class Weights(NamedTuple):
 #: the names of the terms, in the order of :class:`Weights` and :func:`features`
 FEATURES: tuple[str, ...] = Weights._fields
 
+#: the hand-set weights of ``search-v1``'s evaluation (``evaluation_v1.py``
+#: computes the same values, less the ``legless`` term it lacks)
+HAND_WEIGHTS = Weights()
+
+#: the weights fitted to the results of 627 self-play games (about 28,000
+#: positions) by ``bench/eval_fit.py fit --from hand`` (docs/players.md,
+#: "Fifth round"): a capture threat is worth less than the hand-set weights
+#: said, room to create (empty cells next to one's adaptoids) much more, an
+#: adaptoid without legs is a liability
+FITTED_WEIGHTS = Weights(
+    score1=1011,
+    score2=948,
+    score3=1309,
+    score4=1719,
+    adaptoid=291,
+    leg=-71,
+    pincer=24,
+    sure=1061,
+    doomed_leg=-4,
+    doomed_pin=55,
+    mobility=3,
+    room=100,
+    enemy_no_slack=73,
+    own_no_slack=-118,
+    threat=306,
+    extra_threat=263,
+    near_win=2417,
+    enemy_threat=-73,
+    enemy_more=-91,
+    enemy_near_win=-334,
+    legless=-370,
+)
+
 #: the weights of :func:`evaluate`
-WEIGHTS = Weights()
+WEIGHTS = FITTED_WEIGHTS
 
 
 def position_key(pos: Position) -> int:

@@ -13,8 +13,10 @@ import pytest
 
 from engine import Position, Turn
 from engine.players import PLAYER_NAMES, SearchPlayer, get_player
+from engine.players import search as search_module
 from engine.players.evaluation import (
     FEATURES,
+    HAND_WEIGHTS,
     WEIGHTS,
     WIN,
     Weights,
@@ -198,9 +200,15 @@ def test_search_avoids_a_loss_in_one(name: str) -> None:
 
 
 @pytest.mark.parametrize("max_nodes", [35_000, 40_000])
-def test_an_unfinished_depth_that_refutes_the_best_turn_does_not_pick_it(max_nodes: int) -> None:
+def test_an_unfinished_depth_that_refutes_the_best_turn_does_not_pick_it(
+    max_nodes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # at these budgets depth 5 stops right after proving the depth-4 best
-    # turn (D3-E4,E4L) lost in 4 plies; the next turn of depth 4 is played
+    # turn (D3-E4,E4L) lost in 4 plies; the next turn of depth 4 is played.
+    # The case was found with the hand-set weights (with the fitted ones
+    # the depth-4 best turn is not a loss at depth 5), and it tests the
+    # search, not the weights: the search is given that evaluation.
+    monkeypatch.setattr(search_module, "evaluate", make_evaluate(HAND_WEIGHTS))
     player = SearchPlayer("search", seed=0, max_nodes=max_nodes)
     turn = player.choose(Position(LOSS_IN_ONE), seconds=1000)
     assert player.info["depth"] == 4
@@ -477,11 +485,13 @@ def test_search_finds_a_win_in_two_turns(name: str) -> None:
 def test_late_move_pruning_and_reductions_search_fewer_positions_to_a_depth() -> None:
     # the shipped search prunes late quiet turns at the frontier and reduces
     # them further up; the same search without either must look at more
-    # positions to reach the same depth (and both play legal turns)
+    # positions to reach the same depth (and both play legal turns); at
+    # depth 3 they are about even with the fitted evaluation, at depth 4
+    # the pruned search needs about 30% fewer (docs/players.md, fifth round)
     full_nodes = pruned_nodes = 0
     for pos in midgame_positions(4, seed=3):
-        full = SearchPlayer("full", seed=0, max_depth=3, lmp=0, lmr=False)
-        pruned = SearchPlayer("pruned", seed=0, max_depth=3)
+        full = SearchPlayer("full", seed=0, max_depth=4, lmp=0, lmr=False)
+        pruned = SearchPlayer("pruned", seed=0, max_depth=4)
         assert (pruned.lmp, pruned.lmr) == (15, True)
         for player in (full, pruned):
             raw = player.search(pos, time.perf_counter() + 600)
