@@ -2,10 +2,12 @@
 
 Run from the repository root:
 
-    python bench/eval_fit.py collect OUT.jsonl [--first 0] [--games 300] [--nodes 1000]
-    python bench/eval_fit.py fit OUT.jsonl [MORE.jsonl ...] [--lam 0.001] [--root]
+    python bench/eval_fit.py collect OUT.jsonl [--first 0] [--games 300] [--nodes 1000] [--from hand]
+    python bench/eval_fit.py fit OUT.jsonl [MORE.jsonl ...] [--lam 0.001] [--root] [--from hand]
 
-``collect`` plays seeded self-play games and appends one JSON line per game
+``collect`` plays seeded self-play games (the search with the current
+:data:`~engine.players.evaluation.WEIGHTS`, or ``HAND_WEIGHTS`` with
+``--from hand``) and appends one JSON line per game
 to OUT: game ``g`` (``first <= g < first + games``) starts with 4 random turns
 drawn from ``random.Random(100_000 + g)`` (so they are not the openings of a
 ``play_match`` seed), then two ``SearchPlayer("search", seed=2g+c,
@@ -29,7 +31,9 @@ and fitted weights), each weight with its standard error (which treats the
 positions as independent, so it is too small: the positions of one game are
 not) and the fitted ``Weights(...)``. Fixing K keeps the evaluation's unit
 (about 1000 a capture), which the search's margins and
-:data:`engine.analysis.EXPECTED_SCALE` assume.
+:data:`engine.analysis.EXPECTED_SCALE` assume. ``--from hand`` starts from
+(and pulls towards) :data:`~engine.players.evaluation.HAND_WEIGHTS` instead
+of the current weights: the fit of the fifth round.
 
 Pure Python (about a minute per 10,000 positions); docs/players.md, "Fifth
 round", has the runs and the matches that tested the result.
@@ -47,13 +51,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Position
-from engine.players.evaluation import FEATURES, WEIGHTS, WIN, features
+from engine.players import search as search_module
+from engine.players.evaluation import (
+    FEATURES,
+    HAND_WEIGHTS,
+    WEIGHTS,
+    WIN,
+    Weights,
+    features,
+    make_evaluate,
+)
 from engine.players.search import SearchPlayer
 
 HELD_OUT = 5  # every fifth game
 
 
-def collect(out: str, first: int, games: int, nodes: int) -> None:
+def collect(out: str, first: int, games: int, nodes: int, weights: Weights) -> None:
+    # the players' evaluation (the search module's; search-v1 is not used)
+    search_module.evaluate = make_evaluate(weights)
     with open(out, "a", encoding="utf-8") as fh:
         for game in range(first, first + games):
             rng = random.Random(100_000 + game)
@@ -141,14 +156,14 @@ def _inverse_diagonal(a: list[list[float]]) -> list[float]:
     return [_solve(a, [1.0 if i == j else 0.0 for i in range(n)])[j] for j in range(n)]
 
 
-def fit(files: list[str], lam: float, root: bool) -> None:
+def fit(files: list[str], lam: float, root: bool, start: Weights) -> None:
     xs, ys, held = load(files, root)
     fx = [x for x, h in zip(xs, held, strict=True) if not h]
     fy = [y for y, h in zip(ys, held, strict=True) if not h]
     hx = [x for x, h in zip(xs, held, strict=True) if h]
     hy = [y for y, h in zip(ys, held, strict=True) if h]
     print(f"{len(ys)} positions, {len(hy)} held out", flush=True)
-    w0 = [float(v) for v in WEIGHTS]
+    w0 = [float(v) for v in start]
     low, high = 50.0, 20_000.0
     for _ in range(60):  # golden-section search on a unimodal loss
         a = high - (high - low) / 1.618
@@ -159,7 +174,7 @@ def fit(files: list[str], lam: float, root: bool) -> None:
             low = a
     scale = (low + high) / 2
     print(
-        f"K {scale:.0f}; current weights: log loss {log_loss(w0, scale, fx, fy):.4f}, "
+        f"K {scale:.0f}; starting weights: log loss {log_loss(w0, scale, fx, fy):.4f}, "
         f"held-out {log_loss(w0, scale, hx, hy):.4f}",
         flush=True,
     )
@@ -205,15 +220,30 @@ def main() -> int:
     c.add_argument("--first", type=int, default=0, help="number of the first game")
     c.add_argument("--games", type=int, default=300)
     c.add_argument("--nodes", type=int, default=1000, help="search nodes per turn")
+    c.add_argument(
+        "--from",
+        dest="start",
+        choices=("current", "hand"),
+        default="current",
+        help="the players' evaluation: WEIGHTS or HAND_WEIGHTS",
+    )
     f = sub.add_parser("fit", help="fit the weights to the collected games")
     f.add_argument("files", nargs="+")
     f.add_argument("--lam", type=float, default=1e-3, help="pull towards the current weights")
     f.add_argument("--root", action="store_true", help="the searched positions, not the leaves")
+    f.add_argument(
+        "--from",
+        dest="start",
+        choices=("current", "hand"),
+        default="current",
+        help="the weights to start from and pull towards: WEIGHTS or HAND_WEIGHTS",
+    )
     args = parser.parse_args()
     if args.command == "collect":
-        collect(args.out, args.first, args.games, args.nodes)
+        start = HAND_WEIGHTS if args.start == "hand" else WEIGHTS
+        collect(args.out, args.first, args.games, args.nodes, start)
     else:
-        fit(args.files, args.lam, args.root)
+        fit(args.files, args.lam, args.root, HAND_WEIGHTS if args.start == "hand" else WEIGHTS)
     return 0
 
 
