@@ -22,7 +22,7 @@
   one turn shallower with a null window first, and again at full depth only
   if that beats alpha. At a fixed depth of 3 it plays as well as the search
   without it (12-12 against ``search-v1``) and it reaches depth 4 about 8
-  times faster than ``search-v1`` (docs/players.md, fifth round);
+  times faster than ``search-v1`` (docs/players.md, sixth round);
 * a repeated position inside the search is scored as a draw.
 
 Tuning knobs, off by default because they cost more strength than their speed
