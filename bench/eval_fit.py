@@ -215,29 +215,27 @@ def fit(files: list[str], lam: float, root: bool, start: Weights) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play self-play games, append positions to OUT")
+    # Both commands start from the current or the hand-set weights.
+    weights = argparse.ArgumentParser(add_help=False)
+    weights.add_argument(
+        "--from",
+        dest="start",
+        choices=("current", "hand"),
+        default="current",
+        help="the weights (collect: the players'; fit: to start from and pull towards): "
+        "WEIGHTS or HAND_WEIGHTS",
+    )
+    c = sub.add_parser(
+        "collect", parents=[weights], help="play self-play games, append positions to OUT"
+    )
     c.add_argument("out")
     c.add_argument("--first", type=int, default=0, help="number of the first game")
     c.add_argument("--games", type=int, default=300)
     c.add_argument("--nodes", type=int, default=1000, help="search nodes per turn")
-    c.add_argument(
-        "--from",
-        dest="start",
-        choices=("current", "hand"),
-        default="current",
-        help="the players' evaluation: WEIGHTS or HAND_WEIGHTS",
-    )
-    f = sub.add_parser("fit", help="fit the weights to the collected games")
+    f = sub.add_parser("fit", parents=[weights], help="fit the weights to the collected games")
     f.add_argument("files", nargs="+")
     f.add_argument("--lam", type=float, default=1e-3, help="pull towards the current weights")
     f.add_argument("--root", action="store_true", help="the searched positions, not the leaves")
-    f.add_argument(
-        "--from",
-        dest="start",
-        choices=("current", "hand"),
-        default="current",
-        help="the weights to start from and pull towards: WEIGHTS or HAND_WEIGHTS",
-    )
     args = parser.parse_args()
     if args.command == "collect":
         start = HAND_WEIGHTS if args.start == "hand" else WEIGHTS
