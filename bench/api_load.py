@@ -24,7 +24,8 @@ production set-up), and drives it with N client threads, each on one keep-alive
 
 Every turn answer must be 201: anything else is counted as an error.  Prints
 requests/s, p50/p90/p99 latency for both, CPU per request (gunicorn, PostgreSQL,
-Redis, nginx, the clients, the whole machine), the turns that ended their game, and
+Redis, nginx, the clients, the whole machine), the turns that ended their game, how
+many requests over the p99 came in bursts (the whole server stalling for a moment), and
 the ratio turns/GET.  Targets on the 2-core machine: >= 200 turns/s, p99 < 100 ms at
 16 clients (the ratio turns/GET is printed for comparison with older runs; its
 former 40 % target is withdrawn).
@@ -288,6 +289,8 @@ def start_nginx(
 @dataclass
 class Result:
     latencies: list[float] = field(default_factory=list)
+    # When each measured request was sent (time.monotonic), in the order of `latencies`.
+    sent: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     # Turns that ended their game (more work: result, notifications, a Celery task).
     final: list[float] = field(default_factory=list)
@@ -329,6 +332,7 @@ def run_gets(port: int, client: Client, start: float, stop: float, result: Resul
     while (now := time.monotonic()) < stop:
         status, _body = conn.request("GET", "/api/v1/me/preferences", client.white_token)
         result.latencies.append(time.monotonic() - now)
+        result.sent.append(now)
         if status != 200:
             result.errors.append(f"GET {status}")
 
@@ -370,6 +374,7 @@ def run_turns(
         game = answer
         if sent >= start:  # after the warm-up
             result.latencies.append(took)
+            result.sent.append(sent)
             if game["status"] != "active":
                 result.final.append(took)
 
@@ -426,7 +431,11 @@ def cpu_seconds(server_session: int) -> dict[str, float]:
             # cutime/cstime: the workers gunicorn recycled (max_requests) and reaped.
             used["gunicorn"] += (utime + stime + int(fields[13]) + int(fields[14])) / tick
         elif comm.startswith("postgres"):
-            used["postgres"] += (utime + stime) / tick
+            # cutime/cstime: the backends the postmaster reaped.  A gunicorn worker's
+            # connection is closed after CONN_MAX_AGE, and the CPU of its backend would
+            # otherwise vanish from the sum (the figure once read 0.3 ms a turn, and even
+            # below zero, where the real one is about 2 ms).
+            used["postgres"] += (utime + stime + int(fields[13]) + int(fields[14])) / tick
         elif comm.startswith("redis"):
             used["redis"] += (utime + stime) / tick
         elif comm.startswith("nginx"):
@@ -477,9 +486,42 @@ def summary(
             f"{sum(latency > quantiles[98] for latency in final)} of the "
             f"{sum(latency > quantiles[98] for latency in latencies)} turns over the p99"
         )
+    slow, clustered, bursts = stalls(result, quantiles[98])
+    print(
+        f"   {clustered} of the {slow} requests over the p99 came in {bursts} bursts "
+        f"(>= {BURST_SIZE} sent within {BURST_GAP * 1000:.0f} ms of each other: the whole "
+        "server stalled, not one slow request)"
+    )
     for error in result.errors[:5]:
         print("   error:", error)
     return figures
+
+
+# Requests over the p99 sent this close together, this many or more, are one burst.
+BURST_GAP = 0.25
+BURST_SIZE = 5
+
+
+def stalls(result: Result, p99: float) -> tuple[int, int, int]:
+    """(requests over `p99`, how many of them came in bursts, the number of bursts).
+
+    A tail spread evenly over the run is the queue's own variance (more throughput
+    shortens it); a tail in bursts is the server stalling as a whole for a moment (the
+    gunicorn workers' full garbage collections at once, a slow WAL flush that every
+    backend's COMMIT waits for)."""
+    slow_sends = sorted(
+        sent for sent, latency in zip(result.sent, result.latencies, strict=True) if latency > p99
+    )
+    clustered = bursts = 0
+    run: list[float] = []
+    for sent in [*slow_sends, float("inf")]:
+        if run and sent - run[-1] > BURST_GAP:
+            if len(run) >= BURST_SIZE:
+                clustered += len(run)
+                bursts += 1
+            run = []
+        run.append(sent)
+    return len(slow_sends), clustered, bursts
 
 
 def main() -> None:
