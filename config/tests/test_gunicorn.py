@@ -66,3 +66,37 @@ def test_the_stream_service_is_never_recycled(monkeypatch: pytest.MonkeyPatch) -
     web = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn.conf.py"))
     assert stream["max_requests"] == 0 and stream["worker_class"] == "gthread"
     assert web["max_requests"] > 0
+
+
+def test_web_workers_collect_apart_and_freeze_what_their_first_requests_load() -> None:
+    # Full collections of all the workers at once stalled the whole server (bursts of
+    # slow turns in bench/api_load.py); what the first requests load lazily (the URLconf,
+    # the cache and broker clients) made each of them scan ~30k objects.
+    import gc
+    import runpy
+
+    web = runpy.run_path(str(BASE_DIR / "platform" / "gunicorn.conf.py"))
+    original = gc.get_threshold()
+    try:
+        first_thresholds = set()
+        for _ in range(20):  # twenty workers starting
+            gc.set_threshold(*original)
+            web["post_worker_init"](None)
+            first_thresholds.add(gc.get_threshold()[0])
+        assert len(first_thresholds) > 1
+        assert all(original[0] <= value <= 2 * original[0] for value in first_thresholds)
+
+        frozen = gc.get_freeze_count()
+        loaded_by_first_requests = [[] for _ in range(1000)]
+        for _ in range(web["FREEZE_AFTER_REQUESTS"] - 1):
+            web["post_request"](None, None, {}, None)
+        assert gc.get_freeze_count() == frozen
+        web["post_request"](None, None, {}, None)
+        assert gc.get_freeze_count() >= frozen + len(loaded_by_first_requests)
+        frozen = gc.get_freeze_count()
+        loaded_later = [[] for _ in range(100)]
+        web["post_request"](None, None, {}, None)  # once only
+        assert gc.get_freeze_count() == frozen, len(loaded_later)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*original)
