@@ -33,10 +33,10 @@ not) and the fitted ``Weights(...)``. Fixing K keeps the evaluation's unit
 (about 1000 a capture), which the search's margins and
 :data:`engine.analysis.EXPECTED_SCALE` assume. ``--from hand`` starts from
 (and pulls towards) :data:`~engine.players.evaluation.HAND_WEIGHTS` instead
-of the current weights: the fit of the fifth round.
+of the current weights: the fit that gave ``FITTED_WEIGHTS``.
 
-Pure Python (about a minute per 10,000 positions); docs/players.md, "Fifth
-round", has the runs and the matches that tested the result.
+Pure Python (about a minute per 10,000 positions); docs/players.md has the runs
+("The evaluation") and the matches that tested the result ("Strength").
 """
 
 from __future__ import annotations

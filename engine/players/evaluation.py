@@ -107,7 +107,7 @@ HAND_WEIGHTS = Weights()
 
 #: the weights fitted to the results of 627 self-play games (about 28,000
 #: positions) by ``bench/eval_fit.py fit --from hand`` (docs/players.md,
-#: "Fifth round"): a capture threat is worth less than the hand-set weights
+#: "The evaluation"): a capture threat is worth less than the hand-set weights
 #: said, room to create (empty cells next to one's adaptoids) much more, an
 #: adaptoid without legs is a liability
 FITTED_WEIGHTS = Weights(

@@ -22,11 +22,11 @@
   one turn shallower with a null window first, and again at full depth only
   if that beats alpha. At a fixed depth of 3 it plays as well as the search
   without it (12-12 against ``search-v1``) and it reaches depth 4 about 8
-  times faster than ``search-v1`` (docs/players.md, sixth round);
+  times faster than ``search-v1`` (docs/players.md, "Strength" and "Speed");
 * a repeated position inside the search is scored as a draw.
 
 Tuning knobs, off by default because they cost more strength than their speed
-buys (docs/players.md: at a fixed depth of 3 the old defaults ``futility=(400,),
+buys (docs/players.md, "Strength": at a fixed depth of 3 the old defaults ``futility=(400,),
 lmp=15`` lost 1-23 to ``search-v1``): ``futility`` (margins by depth from the
 leaves: a null-window node whose static value plus the margin cannot reach
 alpha is not expanded), ``lmp`` (late move pruning: a null-window node one turn

@@ -505,7 +505,7 @@ def test_search_outplays_search_v1_at_equal_depth(monkeypatch: pytest.MonkeyPatc
     # Issue 17's claim in a form CI can run: at the same depth (2 turns, no
     # clock: deterministic on any machine) the search with the fitted
     # evaluation wins 11 of these 12 openings against search-v1; with the
-    # hand-set weights swapped in it wins 7 (docs/players.md, sixth round).
+    # hand-set weights swapped in it wins 7 (docs/players.md, "Strength").
     from engine import players
 
     monkeypatch.setitem(
