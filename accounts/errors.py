@@ -26,7 +26,8 @@ class BadCredentials(DomainError):
 class LockedOut(DomainError):
     code = "locked_out"
     default_message = _(
-        "Too many wrong passwords for this account or from this address: try again later."
+        "Too many wrong passwords from this address, for this account or for several: "
+        "try again later."
     )
 
 
