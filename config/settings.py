@@ -604,7 +604,9 @@ if WHITENOISE_USE_FINDERS:
 
 # --- REST API --------------------------------------------------------------------
 
-# How many proxies of ours stand in front of Django and set X-Forwarded-For (nginx: 1).
+# How many proxies of ours stand in front of Django and set X-Forwarded-For (nginx: 1,
+# also behind a TLS terminator or load balancer: nginx finds the client's address,
+# NGINX_REAL_IP_FROM in docs/configuration.md, and passes on only that).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, minimum=0)
 
 REST_FRAMEWORK = {
