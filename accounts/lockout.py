@@ -109,7 +109,11 @@ class LockoutHandler(AxesCacheHandler):  # type: ignore[misc]
     def _count(self, key: str, timeout: int | None) -> int:
         if self.cache.add(key, 1, timeout=timeout):
             return 1
-        count = int(self.cache.incr(key))
+        try:
+            count = int(self.cache.incr(key))
+        except ValueError:  # expired between the two calls
+            self.cache.set(key, 1, timeout=timeout)
+            return 1
         self.cache.touch(key, timeout=timeout)
         return count
 
@@ -163,7 +167,7 @@ class LockoutHandler(AxesCacheHandler):  # type: ignore[misc]
             logger.exception("log-in lockout: the notice to %r could not be queued", username)
 
     def user_logged_in(self, sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-        if not settings.AXES_RESET_ON_SUCCESS:
+        if request is None or not settings.AXES_RESET_ON_SUCCESS:
             return
         try:
             self.cache.delete(pair_key(user.get_username(), str(request.axes_ip_address)))
