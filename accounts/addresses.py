@@ -11,8 +11,10 @@ def client_address(request: Any) -> str:
     """The client's IP address: the connection's own, or the one our proxies wrote.
 
     X-Forwarded-For is believed only as far as TRUSTED_PROXIES of our own proxies wrote
-    it (nginx replaces the client's header with the connection's address: one hop); a
-    client that sends the header itself to a site with no trusted proxy changes nothing.
+    it; a client that sends the header itself to a site with no trusted proxy changes
+    nothing.  Behind the shipped nginx it is one hop whatever stands in front: nginx
+    replaces the header with the client's address, the connection's or, behind the
+    proxies of NGINX_REAL_IP_FROM, the one they saw (platform/nginx.conf, real_ip).
     """
     meta = request.META
     remote = str(meta.get("REMOTE_ADDR", ""))

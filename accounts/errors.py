@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
@@ -11,6 +12,20 @@ from core.errors import DomainError
 class AccountExists(DomainError):
     code = "username_taken"
     default_message = _("This username is taken.")
+
+
+class UsernameLooksAlike(DomainError):
+    """The username looks like an existing account's (accounts.usernames)."""
+
+    code = "username_look_alike"
+    default_message = _("This username looks like an existing account's: choose another one.")
+
+    @classmethod
+    def of(cls, existing: str) -> UsernameLooksAlike:
+        message = gettext(
+            "This username looks like the existing account %(name)s: choose another one."
+        ) % {"name": existing}
+        return cls(message, fields={"username": [message]})
 
 
 class WeakPassword(DomainError):
@@ -26,13 +41,15 @@ class BadCredentials(DomainError):
 class LockedOut(DomainError):
     code = "locked_out"
     default_message = _(
-        "Too many wrong passwords for this account or from this address: try again later."
+        "Too many wrong passwords from this address, for this account or for several: "
+        "try again later."
     )
 
 
 HTTP_STATUS: dict[type[DomainError], int] = {
     LockedOut: status.HTTP_429_TOO_MANY_REQUESTS,
     AccountExists: status.HTTP_409_CONFLICT,
+    UsernameLooksAlike: status.HTTP_409_CONFLICT,
     WeakPassword: status.HTTP_400_BAD_REQUEST,
     BadCredentials: status.HTTP_401_UNAUTHORIZED,
 }

@@ -121,3 +121,25 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class UsernameSkeleton(models.Model):
+    """What an account's username looks like (accounts.usernames.username_skeleton): one
+    account per look, so that ``rt0O`` cannot be registered beside ``rt00``.  Unique in
+    the database, so two look-alike sign-ups at once cannot both succeed.  Players named
+    in imported files (the ``@imported`` namespace) have none."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_skeleton",
+    )
+    skeleton = models.TextField(_("username skeleton"), unique=True)
+
+    class Meta:
+        verbose_name = _("username skeleton")
+        verbose_name_plural = _("username skeletons")
+
+    def __str__(self) -> str:
+        return self.skeleton

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import errors, hot_reads
-from accounts.models import ApiToken, Block
-from accounts.usernames import validate_username
+from accounts.models import ApiToken, Block, UsernameSkeleton
+from accounts.usernames import username_skeleton, validate_username
 from core.errors import InvalidInput
 
 User = get_user_model()
@@ -40,6 +40,9 @@ def register_account(*, username: str, password: str) -> AbstractBaseUser:
             raise errors.AccountExists(
                 fields={"username": [str(errors.AccountExists.default_message)]}
             )
+        look_alike = _account_that_looks_like(username)
+        if look_alike is not None:
+            raise errors.UsernameLooksAlike.of(look_alike)
         candidate = User(**{User.USERNAME_FIELD: username})
         try:
             validate_password(password, user=candidate)
@@ -50,10 +53,23 @@ def register_account(*, username: str, password: str) -> AbstractBaseUser:
         candidate.set_password(password)
         try:
             with transaction.atomic():
-                candidate.save()
+                candidate.save()  # accounts.receivers reserves its skeleton, if still free
         except IntegrityError:  # the same name registered concurrently
             raise errors.AccountExists() from None
+        if not UsernameSkeleton.objects.filter(user=candidate).exists():
+            # A look-alike registered concurrently took the skeleton first.
+            raise errors.UsernameLooksAlike.of(_account_that_looks_like(username) or username)
     return candidate
+
+
+def _account_that_looks_like(username: str) -> str | None:
+    """The username of the account whose name looks like `username`, if there is one."""
+    held = (
+        UsernameSkeleton.objects.filter(skeleton=username_skeleton(username))
+        .select_related("user")
+        .first()
+    )
+    return None if held is None else held.user.get_username()
 
 
 def _token_digest(raw: str) -> str:

@@ -201,18 +201,27 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# --- Log-in lockout (django-axes): website, admin and API token log-ins alike ---------
-# After AXES_FAILURE_LIMIT wrong passwords for one account, or from one address, that
-# account or address is locked out for AXES_COOLOFF_MINUTES; a right password then fails
-# too.  Counted in the cache (Redis in production): no table, no write per attempt.
+# --- Log-in lockout (django-axes; accounts/lockout.py): website, admin and API tokens ---
+# AXES_FAILURE_LIMIT wrong passwords lock the pair (account, address), and
+# AXES_ADDRESS_FAILURE_LIMIT guesses lock an address for every account, each for
+# AXES_COOLOFF_MINUTES after the last failure; never an account from every address (a
+# stranger could lock anybody out).  The owner is told by e-mail, once per cool-off.
+# Counted in the cache (Redis in production): no table, no write per attempt.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "accounts.lockout.FailOpenCacheHandler"
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_ADDRESS_FAILURE_LIMIT = env_int("AXES_ADDRESS_FAILURE_LIMIT", 30, minimum=1)
+if AXES_ADDRESS_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    raise ImproperlyConfigured(
+        f"AXES_ADDRESS_FAILURE_LIMIT={AXES_ADDRESS_FAILURE_LIMIT} must be at least "
+        f"AXES_FAILURE_LIMIT={AXES_FAILURE_LIMIT}: an address is locked for trying several "
+        "accounts, a pair for one"
+    )
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -430,6 +439,7 @@ _ROUTES = {
     "bots.tasks.watch_bot_match": "matches",
     "tournaments.tasks.*": "tournaments",
     "notifications.tasks.*": "email",
+    "accounts.tasks.*": "email",
     "archive.tasks.run_import_job": "imports",
     # The analysis board's evaluation is short (30 s at most) and someone waits for it:
     # never behind a long game analysis.  The explorer's indexing is background work.
@@ -594,7 +604,9 @@ if WHITENOISE_USE_FINDERS:
 
 # --- REST API --------------------------------------------------------------------
 
-# How many proxies of ours stand in front of Django and set X-Forwarded-For (nginx: 1).
+# How many proxies of ours stand in front of Django and set X-Forwarded-For (nginx: 1,
+# also behind a TLS terminator or load balancer: nginx finds the client's address,
+# NGINX_REAL_IP_FROM in docs/configuration.md, and passes on only that).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0, minimum=0)
 
 REST_FRAMEWORK = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import yaml
@@ -50,9 +51,20 @@ def test_the_proxy_mounts_the_nginx_files_the_tests_run() -> None:
         "/etc/nginx/nginx.conf": "./platform/nginx.conf",
         "/etc/nginx/adaptoid-locations.conf": "./platform/nginx-locations.conf",
         "/etc/nginx/adaptoid-http.conf": "./platform/nginx-http.conf",
+        # The nginx image runs the executable *.sh of /docker-entrypoint.d/ before nginx.
+        "/docker-entrypoint.d/40-adaptoid-real-ip.sh": "./platform/nginx-real-ip.sh",
     }
     for path in mounts.values():
         assert (ROOT / path).is_file()
+    assert os.access(ROOT / "platform" / "nginx-real-ip.sh", os.X_OK)
+    # The file it writes is the one platform/nginx.conf includes.
+    conf = (ROOT / "platform" / "nginx.conf").read_text()
+    assert "include /etc/nginx/adaptoid-real-ip.conf;" in conf
+    assert (
+        "/etc/nginx/adaptoid-real-ip.conf" in (ROOT / "platform" / "nginx-real-ip.sh").read_text()
+    )
+    # NGINX_REAL_IP_FROM comes from the same file as the application's settings.
+    assert SERVICES["proxy"]["env_file"] == "platform/.env"
 
 
 def test_env_example_trusts_exactly_the_compose_proxy() -> None:

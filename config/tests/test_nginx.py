@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -50,8 +51,10 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
-    """nginx (platform/nginx.conf) → gunicorn web + stream, with `extra_env` for Django."""
+def serving(extra_env: dict[str, str], real_ip_from: str = "") -> Iterator[dict[str, object]]:
+    """nginx (platform/nginx.conf) → gunicorn web + stream, with `extra_env` for Django;
+    `real_ip_from` is NGINX_REAL_IP_FROM (the proxies in front of nginx), rendered by the
+    shipped platform/nginx-real-ip.sh as the nginx image runs it."""
     if shutil.which("nginx") is None:
         if os.environ.get("CI_REQUIRE_SERVICES") == "1":
             pytest.fail("nginx is not installed (.ci/run installs Debian's nginx-light)")
@@ -82,6 +85,12 @@ def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
         ports["stream"],
     )
     run = Path(tempfile.mkdtemp(prefix="adaptoid-nginx-test-"))
+    subprocess.run(
+        ["sh", str(BASE_DIR / "platform" / "nginx-real-ip.sh")],
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NGINX_REAL_IP_FROM": real_ip_from,
+             "ADAPTOID_REAL_IP_CONF": str(run / "real-ip.conf")},
+        check=True,
+    )  # fmt: skip
     conf = (BASE_DIR / "platform" / "nginx.conf").read_text()
     conf = (
         conf.replace("web:8000", f"127.0.0.1:{ports['web']}")
@@ -89,6 +98,7 @@ def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
         .replace("listen 80;", f"listen 127.0.0.1:{ports['proxy']};")
         .replace("/etc/nginx/adaptoid-locations.conf", str(BASE_DIR / "platform" / "nginx-locations.conf"))
         .replace("/etc/nginx/adaptoid-http.conf", str(BASE_DIR / "platform" / "nginx-http.conf"))
+        .replace("/etc/nginx/adaptoid-real-ip.conf", str(run / "real-ip.conf"))
         .replace("access_log /dev/stdout;", "access_log off;")
         .replace("error_log /dev/stderr warn;", f"error_log {run}/error.log warn;")
         .replace(
@@ -109,6 +119,55 @@ def serving(extra_env: dict[str, str]) -> Iterator[dict[str, object]]:
     finally:
         for process in (nginx, stream, web):
             _stop(process)
+
+
+@contextlib.contextmanager
+def tls_terminator(upstream_port: int) -> Iterator[tuple[int, Path]]:
+    """A second nginx as the TLS terminator of a real deployment (on the same host) in
+    front of `upstream_port`: it speaks HTTPS with a self-signed certificate made here and
+    appends the client's address to X-Forwarded-For, as such proxies do.  Yields its port
+    and the certificate (for the clients to verify)."""
+    run = Path(tempfile.mkdtemp(prefix="adaptoid-tls-test-"))
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(run / "key.pem"), "-out", str(run / "cert.pem"),
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    port = free_port()
+    temp_paths = "".join(
+        f"    {kind}_temp_path {run}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    (run / "nginx.conf").write_text(
+        f"""worker_processes 1;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    error_log {run}/error.log warn;
+{temp_paths}    server {{
+        listen 127.0.0.1:{port} ssl;
+        ssl_certificate {run}/cert.pem;
+        ssl_certificate_key {run}/key.pem;
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream_port};
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto https;
+        }}
+    }}
+}}
+"""
+    )
+    terminator = _start(
+        ["nginx", "-c", str(run / "nginx.conf"), "-g", f"pid {run}/nginx.pid; daemon off;"],
+        dict(os.environ),
+        port,
+    )
+    try:
+        yield port, run / "cert.pem"
+    finally:
+        _stop(terminator)
 
 
 @pytest.fixture
@@ -237,3 +296,65 @@ def test_the_front_proxys_https_and_the_clients_port_reach_django() -> None:
         answer.read()
         assert answer.status == 301
         assert answer.getheader("Location") == f"https://127.0.0.1:{port}/api/v1/games"
+
+
+def _token_from(
+    address: str, port: int, password: str, *, tls: Path | None, forwarded: str | None = None
+) -> str:
+    """POST /api/v1/auth/token for "proxied-owner" from the loopback `address`: over
+    HTTPS (verified against `tls`) to the terminator, or plain to the shipped nginx;
+    the answer's code ("token" when one was issued)."""
+    if tls is not None:
+        context = ssl.create_default_context(cafile=str(tls))
+        conn: http.client.HTTPConnection = http.client.HTTPSConnection(
+            "127.0.0.1", port, timeout=30, context=context, source_address=(address, 0)
+        )
+    else:
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=(address, 0)
+        )
+    headers = {"Host": "127.0.0.1", "Content-Type": "application/json"}
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    body = json.dumps({"username": "proxied-owner", "password": password})
+    conn.request("POST", "/api/v1/auth/token", body=body, headers=headers)
+    answer = json.loads(conn.getresponse().read())
+    conn.close()
+    return "token" if "token" in answer else str(answer["code"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_a_tls_terminator_two_clients_are_two_addresses() -> None:
+    """TLS terminator → the shipped nginx (NGINX_REAL_IP_FROM: the terminator) → gunicorn:
+    two clients (127.0.0.2 and 127.0.0.3) get a lockout and a rate limit each; what a
+    client writes in X-Forwarded-For changes nothing."""
+    account_services.register_account(username="proxied-owner", password=PASSWORD)
+    django_env = {
+        "AXES_FAILURE_LIMIT": "3",
+        "THROTTLE_TOKEN": "6/minute",
+        "GUNICORN_WORKERS": "1",  # the embedded cache is per process (CI: Redis, shared)
+        "SECURE_PROXY_SSL_HEADER": "1",
+    }
+    with (
+        serving(django_env, real_ip_from="127.0.0.1") as served,
+        tls_terminator(int(served["port"])) as (port, cert),  # type: ignore[call-overload]
+    ):
+        stranger, owner = "127.0.0.2", "127.0.0.3"
+        # The stranger, a new X-Forwarded-For each time (the owner's address among them).
+        codes = [
+            _token_from(stranger, port, f"wrong-{n}", tls=cert, forwarded=f"198.51.100.{n}")
+            for n in range(3)
+        ]
+        codes += [_token_from(stranger, port, PASSWORD, tls=cert, forwarded=owner)]
+        assert codes == ["bad_credentials", "bad_credentials", "locked_out", "locked_out"]
+        # The owner, through the same terminator: neither locked nor throttled.
+        assert _token_from(owner, port, PASSWORD, tls=cert) == "token"
+        # The stranger's rate limit is its own: 6 a minute, then throttled.
+        codes = [_token_from(stranger, port, "wrong", tls=cert) for _ in range(3)]
+        assert codes == ["locked_out", "locked_out", "throttled"]
+        assert _token_from(owner, port, PASSWORD, tls=cert) == "token"
+        # Straight to the shipped nginx, not from the terminator: the header is not
+        # believed (the stranger does not become the owner).
+        direct = int(served["port"])  # type: ignore[call-overload]
+        assert _token_from(stranger, direct, PASSWORD, tls=None, forwarded=owner) == "throttled"
+        assert _token_from(owner, direct, PASSWORD, tls=None) == "token"

@@ -83,6 +83,7 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("THROTTLE_MESSAGES", "fast", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
+        ("AXES_ADDRESS_FAILURE_LIMIT", "5", "must be at least AXES_FAILURE_LIMIT=10"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
