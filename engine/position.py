@@ -256,7 +256,19 @@ class Position:
     (Turn.parse('D2-D3,D3P'), 2)
     """
 
-    __slots__ = ("_legs", "_nl", "_np", "_occ", "_pins", "_score", "_side", "_stack", "board")
+    __slots__ = (
+        "_legs",
+        "_nl",
+        "_np",
+        "_occ",
+        "_pins",
+        "_runs",
+        "_score",
+        "_seen",
+        "_side",
+        "_stack",
+        "board",
+    )
 
     board: Board
 
@@ -392,6 +404,12 @@ class Position:
         self._score = scores
         self._side = side
         self._stack: list[_StackEntry] = []
+        # The repetition keys of the current run of quiet turns, counted (a position
+        # repeats only within such a run), and the counts of the runs below it, each
+        # with the stack height of the turn that ended it: a repetition check is one
+        # look-up, not a walk back through the run.
+        self._seen: dict[bytes, int] = {}
+        self._runs: list[tuple[int, dict[bytes, int]]] = []
 
     def copy(self) -> Position:
         """An independent copy, including the turn stack (so repetition still counts)."""
@@ -405,6 +423,9 @@ class Position:
         other._score = self._score[:]
         other._side = self._side
         other._stack = self._stack[:]
+        other._seen = self._seen.copy()
+        # deep: a run's counts are changed again once the turn that ended it is popped
+        other._runs = [(height, seen.copy()) for height, seen in self._runs]
         return other
 
     def root(self) -> Position:
@@ -670,10 +691,24 @@ class Position:
         if kind == 0 and score[0] == saved[6] and score[1] == saved[7]:
             undone = {i: (lg, pc) for i, lg, pc in reversed(changes)}
             rep = _repetition_key(saved[0], saved[1], legs, pins, undone, s, saved[6], saved[7])
+            seen = self._seen
+            seen[rep] = seen.get(rep, 0) + 1
+        elif self._seen:  # the run ends: a new one begins
+            self._runs.append((len(self._stack), self._seen))
+            self._seen = {}
         self._stack.append((raw, saved, changes, rep))
 
     def _pop_raw(self) -> None:
-        _raw, saved, changes, _rep = self._stack.pop()
+        _raw, saved, changes, rep = self._stack.pop()
+        if rep is not None:
+            seen = self._seen
+            left = seen[rep] - 1
+            if left:
+                seen[rep] = left
+            else:
+                del seen[rep]
+        elif self._runs and self._runs[-1][0] == len(self._stack):
+            self._seen = self._runs.pop()[1]  # back in the run this turn ended
         occ = self._occ
         nl = self._nl
         np_ = self._np
@@ -707,10 +742,12 @@ class Position:
         """True if the current position occurred ``count`` times since the root.
 
         Only turns without an action and without a capture can repeat a
-        position, so the search stops at the last turn that changed material
-        or scores. Each such turn keeps the repetition key of the position
-        before it: a few bytes per adaptoid that name the position exactly
-        (no hash collision can make or miss a repetition), not a copy of it.
+        position, so only the positions since the last turn that changed
+        material or scores count. Each such turn keeps the repetition key of
+        the position before it: a few bytes per adaptoid that name the
+        position exactly (no hash collision can make or miss a repetition),
+        not a copy of it; the keys of the current run are counted in a table
+        as they are pushed, so a check costs the same at any length of game.
         """
         stack = self._stack
         if len(stack) < 2 * (count - 1) or stack[-1][3] is None:
@@ -720,16 +757,7 @@ class Position:
         current = _repetition_key(
             occ[0], occ[1], self._legs, self._pins, {}, self._side, score[0], score[1]
         )
-        seen = 1
-        for entry in reversed(stack):
-            before = entry[3]
-            if before is None:
-                break
-            if before == current:
-                seen += 1
-                if seen >= count:
-                    return True
-        return seen >= count
+        return 1 + self._seen.get(current, 0) >= count
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it goes on.
