@@ -99,7 +99,7 @@ class Turn:
             raise InvalidTurnError(text, "empty turn")
         if s == "PASS":
             return cls()
-        parts = s.split(",")
+        parts = s.split(",", 2)  # (a third part is an error: no need to split it further)
         if len(parts) > 2:
             raise InvalidTurnError(text, "a turn has at most one comma: '<move>,<action>'")
         if len(parts) == 2:
