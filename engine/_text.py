@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["ASCII_SPACE", "ascii_upper", "decimal", "non_ascii", "shown"]
+__all__ = ["ASCII_SPACE", "ascii_upper", "decimal", "non_ascii", "shown", "shown_number"]
 
 #: the whitespace notation may contain: what ``str.isspace()`` says of ASCII,
 #: less the information separators U+001C-U+001F
@@ -31,6 +31,21 @@ def shown(text: str, limit: int = SHOWN_LIMIT) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[: limit // 2]!r}... ({len(text)} characters)"
+
+
+def shown_number(value: object) -> str:
+    """A budget (seconds, nodes) as an error message shows it: the number, or what
+    it is when it is not a number or too long to show (``repr`` refuses integers of
+    more than 4300 digits).
+
+    >>> shown_number(0.5), shown_number(10**400), shown_number(None)
+    ('0.5', 'an integer of 1329 bits', 'a NoneType')
+    """
+    if isinstance(value, float) or (isinstance(value, int) and abs(value) < 10**18):
+        return repr(value)
+    if isinstance(value, int):
+        return f"an integer of {value.bit_length()} bits"
+    return f"a {type(value).__name__}"
 
 
 def non_ascii(text: str) -> str | None:

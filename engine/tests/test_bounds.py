@@ -11,18 +11,41 @@ counting the engine's lines executed.
 
 from __future__ import annotations
 
+import math
 import pathlib
+import random
+import subprocess
 import sys
 import tracemalloc
 from collections.abc import Callable
 
 import pytest
 
-from engine import Position, read_games
+from engine import Position, cli, read_games
+from engine.analysis import evaluate
+from engine.players import PLAYER_NAMES, get_player
+from engine.players.base import MAX_SECONDS
+from engine.players.match import _random_opening, play_match
 from engine.tests.long_walk import BIG_BOARD, long_walk_record
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ENGINE = str(ROOT / "engine")
+
+#: White's only legal turn here is "pass": every player answers at once, whatever its budget
+ONE_TURN = "A1W06,A2B00 w 0-0 A1-2"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert "Traceback" not in result.stderr
+    return result
 
 
 def peak_memory(work: Callable[[], object]) -> int:
@@ -33,6 +56,48 @@ def peak_memory(work: Callable[[], object]) -> int:
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+# -- random openings ------------------------------------------------------------------
+
+
+def test_an_opening_no_random_game_reaches_is_refused_instead_of_sought_for_ever() -> None:
+    # random games from the start end within about 80 turns: 150 random turns that
+    # leave the game running are never found
+    result = run("match", "random", "random", "--games", "2", "--random-turns", "150")
+    assert result.returncode == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line == (
+        "error: no opening of 150 random turns that leaves the game running was found "
+        "in 1000 tries from 'D2W00,D6B00 w 0-0': ask for fewer --random-turns"
+    )
+
+
+def test_an_opening_as_long_as_the_game_cap_is_refused() -> None:
+    with pytest.raises(ValueError, match="random_turns must be less than max_turns"):
+        play_match("random", "random", games=2, seconds=0.1, seed=1, max_turns=10, random_turns=10)
+    result = run("match", "random", "random", "--max-turns", "10", "--random-turns", "10")
+    assert result.returncode == 2
+    assert "--random-turns must be less than --max-turns" in result.stderr
+    with pytest.raises(ValueError, match="random_turns is 0-1000, not 1001"):
+        play_match("random", "random", games=2, seconds=0.1, max_turns=5000, random_turns=1001)
+    result = run("match", "random", "random", "--max-turns", "5000", "--random-turns", "1001")
+    assert result.returncode == 2 and "--random-turns must be at most 1000" in result.stderr
+
+
+def test_openings_that_can_be_found_are_the_same_as_before() -> None:
+    # the tries are bounded, not changed: every seeded match plays the same games
+    start = "D2W00,D6B00 w 0-0"
+    assert _random_opening(start, 6, random.Random(1)) == (
+        "C2",
+        "C6",
+        "E3",
+        "C6L",
+        "C3",
+        "C6-D7,C5",
+    )
+    long = _random_opening(start, 60, random.Random(1))  # most random games end before 60
+    assert (len(long), long[:3], long[-1]) == (60, ("D1", "D5", "E2"), "B5-B4,F7P")
 
 
 # -- game records: tag values and comments ----------------------------------------------
@@ -124,6 +189,63 @@ def test_a_comment_of_the_limit_is_read() -> None:
     assert game.errors == [] and game.comments == {1: words.strip()}
     [game] = read_games(f"1. D3 {{{words}b}} *\n")
     assert "a comment has at most 100000 characters" in game.errors[0].message
+
+
+# -- time, node and depth budgets -------------------------------------------------------
+
+BAD_SECONDS = [math.inf, math.nan, -1.0, 3600.5, 10**400, "1", None]
+
+
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+def test_a_player_refuses_a_time_budget_without_end(name: str) -> None:
+    for seconds in BAD_SECONDS:
+        with pytest.raises(ValueError, match="the time budget is a number of seconds") as info:
+            get_player(name, seed=1).choose(Position(ONE_TURN), seconds=seconds)  # type: ignore[arg-type]
+        assert "more than 0 and at most 3600" in str(info.value) and len(str(info.value)) < 200
+    assert str(get_player(name).choose(Position(ONE_TURN), seconds=3600)) == "pass"
+
+
+def test_a_match_refuses_a_time_budget_without_end_before_it_plays() -> None:
+    with pytest.raises(ValueError, match="the time budget is a number of seconds"):
+        play_match("random", "random", games=2, seconds=math.inf, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        ({"seconds": math.inf}, "the time budget is a number of seconds more than 0"),
+        ({"seconds": math.nan, "nodes": 100}, "the time budget is a number of seconds"),
+        ({"nodes": 100_000_001}, "nodes is a whole number from 1 to 100000000, not 100000001"),
+        ({"nodes": math.inf}, "nodes is a whole number from 1 to 100000000, not inf"),
+        ({"nodes": 1.5}, "nodes is a whole number from 1 to 100000000, not 1.5"),
+    ],
+)
+def test_an_analysis_refuses_a_budget_without_end(budget: dict[str, float], message: str) -> None:
+    finished = Position("D2W00,D6B00 b 5-3")
+    for position in (finished, Position.standard()):
+        with pytest.raises(ValueError, match=message):
+            evaluate(position, **budget)  # type: ignore[arg-type]
+
+
+def test_perft_refuses_depths_beyond_eight() -> None:
+    for text in ("D2W00,D6B00 b 5-3", "D2W00,D6B00 w 0-0"):
+        with pytest.raises(ValueError, match="the perft depth is at most 8, not 99"):
+            Position(text).perft(99)
+    with pytest.raises(ValueError, match="the perft depth is at most 8, not 1000000"):
+        Position().perft(1_000_000)  # and never a RecursionError
+    assert Position("D2W00 w 0-0").perft(8) == 0  # the limit itself: a finished game
+
+
+def test_the_command_line_and_the_players_share_the_largest_time_budget() -> None:
+    assert cli.MAX_SECONDS == MAX_SECONDS == 3600
+
+
+@pytest.mark.parametrize("position", ["D2W00 w 0-0", "start"])
+@pytest.mark.parametrize("divide", [[], ["--divide"]])
+def test_the_perft_command_refuses_depths_beyond_eight(position: str, divide: list[str]) -> None:
+    result = run("perft", position, "99", *divide)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == "error: the depth must be 0-8, not 99\n"
 
 
 # -- checking a record: linear work --------------------------------------------------------
