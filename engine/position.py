@@ -16,7 +16,15 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine._text import ASCII_SPACE, ascii_upper, decimal, non_ascii, shown, shown_number
+from engine._text import (
+    ASCII_SPACE,
+    ascii_upper,
+    decimal,
+    non_ascii,
+    shown,
+    shown_number,
+    shown_value,
+)
 from engine.board import STANDARD_BOARD, Board, parse_cell
 from engine.errors import (
     IllegalTurnError,
@@ -153,8 +161,7 @@ class Piece:
             or parse_cell(m.group(1)) is None
             or int(m.group(3)) + int(m.group(4)) > MAX_LIMBS
         ):
-            shown_text = shown(text) if isinstance(text, str) else repr(text)
-            raise InvalidPositionError(f"{shown_text} is not a piece such as 'D4B22'")
+            raise InvalidPositionError(f"{shown_value(text)} is not a piece such as 'D4B22'")
         color = Color.WHITE if m.group(2) in "Ww" else Color.BLACK
         return cls(m.group(1).upper(), color, int(m.group(3)), int(m.group(4)))
 
@@ -312,8 +319,9 @@ class Position:
         cells = []
         for cell in (white_cell, black_cell):
             if not isinstance(cell, str) or ascii_upper(cell) not in board.index:
-                shown_cell = shown(cell) if isinstance(cell, str) else repr(cell)
-                raise InvalidPositionError(f"pie setup: {shown_cell} is not a cell of the board")
+                raise InvalidPositionError(
+                    f"pie setup: {shown_value(cell)} is not a cell of the board"
+                )
             cells.append(ascii_upper(cell))
         if cells[0] == cells[1]:
             raise InvalidPositionError(f"pie setup: both adaptoids on {cells[0]}")

@@ -90,7 +90,7 @@ class Turn:
     @classmethod
     def _parse(cls, text: str) -> Turn:
         if not isinstance(text, str):
-            raise InvalidTurnError(repr(text), "a turn must be text")
+            raise InvalidTurnError(text, f"a turn must be text, not {type(text).__name__}")
         bad = non_ascii(text)
         if bad is not None:
             raise InvalidTurnError(text, f"{bad}: a turn is written in ASCII")

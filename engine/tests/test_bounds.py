@@ -21,7 +21,17 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Position, cli, read_games
+from engine import (
+    Board,
+    InvalidBoardError,
+    InvalidPositionError,
+    InvalidTurnError,
+    Piece,
+    Position,
+    Turn,
+    cli,
+    read_games,
+)
 from engine.analysis import evaluate
 from engine.players import PLAYER_NAMES, get_player
 from engine.players.base import MAX_SECONDS
@@ -246,6 +256,52 @@ def test_the_perft_command_refuses_depths_beyond_eight(position: str, divide: li
     result = run("perft", position, "99", *divide)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "error: the depth must be 0-8, not 99\n"
+
+
+# -- text parsers given something else than text ----------------------------------------
+
+
+@pytest.mark.parametrize("value", [None, 3, 2.5, b"D3", ["D3"]])
+def test_the_checked_turn_parsers_refuse_what_is_not_text(value: object) -> None:
+    pos = Position.standard()
+    for parse in (pos.push_text, pos.parse_turn):
+        with pytest.raises(InvalidTurnError) as info:
+            parse(value)  # type: ignore[arg-type]
+        assert str(info.value) == (
+            f"invalid turn {value!r} in 'D2W00,D6B00 w 0-0': "
+            f"a turn must be text, not {type(value).__name__}"
+        )
+    assert pos.ply == 0
+    with pytest.raises(InvalidTurnError, match=f"a turn must be text, not {type(value).__name__}"):
+        Turn.parse(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [None, 10**5000, b"D2W00"], ids=["None", "huge", "bytes"])
+def test_every_text_parser_refuses_what_is_not_text_with_its_own_error(value: object) -> None:
+    shown = "an integer of 16610 bits" if value == 10**5000 else repr(value)
+    parsers: list[tuple[Callable[[object], object], type[Exception]]] = [
+        (Turn.parse, InvalidTurnError),
+        (Position.standard().push_text, InvalidTurnError),
+        (Position.standard().parse_turn, InvalidTurnError),
+        (Position, InvalidPositionError),
+        (Position.from_string, InvalidPositionError),
+        (Piece.parse, InvalidPositionError),
+        (lambda cell: Position.pie_setup(cell, "D6"), InvalidPositionError),  # type: ignore[arg-type]
+        (Board.parse, InvalidBoardError),
+    ]
+    for parse, error in parsers:
+        with pytest.raises(error) as info:
+            parse(value)
+        message = str(info.value)
+        assert shown in message or type(value).__name__ in message, message
+        assert len(message) < 200
+    assert value not in Position.standard().legal_turns
+
+
+@pytest.mark.parametrize("source", [None, 3, b"1. D3 *\n", [b"1. D3 *\n"], ["1. D3 *\n", None]])
+def test_the_record_reader_refuses_what_is_not_text(source: object) -> None:
+    with pytest.raises(TypeError, match="read_games reads text: a str, a text stream or"):
+        list(read_games(source))  # type: ignore[arg-type]
 
 
 # -- checking a record: linear work --------------------------------------------------------
