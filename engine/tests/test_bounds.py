@@ -298,6 +298,19 @@ def test_every_text_parser_refuses_what_is_not_text_with_its_own_error(value: ob
     assert value not in Position.standard().legal_turns
 
 
+def test_the_parsers_caches_keep_no_long_input() -> None:
+    # a turn or a board padded with spaces is valid, but the caches must not keep it
+    tracemalloc.start()
+    try:
+        for n in range(20):
+            Turn.parse("D3" + " " * (100_000 + n))
+            Board.parse("A1-4,B1-5,C1-6,D1-7,E2-7,F3-7,G4-7" + " " * (100_000 + n))
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept < 200_000  # not 40 texts of 100 kB
+
+
 @pytest.mark.parametrize("source", [None, 3, b"1. D3 *\n", [b"1. D3 *\n"], ["1. D3 *\n", None]])
 def test_the_record_reader_refuses_what_is_not_text(source: object) -> None:
     with pytest.raises(TypeError, match="read_games reads text: a str, a text stream or"):
