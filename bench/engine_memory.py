@@ -7,10 +7,11 @@
   the replay stops at the end of the game and the rest is only parsed) from
   a file with :func:`engine.read_games`. ``record-line``: the same with the
   whole movetext on one line (the reader holds a line at a time: this one).
-* ``long-game``: ``--turns`` quiet turns (moves without an action: both sides
-  have used up their supply) on the largest custom board, columns A-Z and rows
-  1-99, with the repetition rule in force: two walkers go round loops of 98
-  and 95 cells, so no position occurs a third time before 18,620 turns of each side.
+* ``long-game``: ``--turns`` quiet turns, each checked (moves without an action:
+  both sides have used up their supply) on the largest custom board, columns A-Z
+  and rows 1-99, with the repetition rule in force: the long walk of
+  :mod:`engine.tests.long_walk`, where no position occurs a third time before
+  18,620 turns of each side.
 
 Each case runs in a child process and prints the child's peak resident set
 size (``VmHWM``, else ``resource.getrusage``), and how much of it came after the imports and
@@ -31,9 +32,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
 
-from engine import GameRecord, Position, Turn, read_games, write_game
-
-BIG_BOARD = ",".join(f"{c}1-99" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+from engine import GameRecord, Position, read_games, write_game
+from engine.tests.long_walk import BIG_BOARD, long_walk
 
 
 def _peak_mb() -> float:
@@ -90,59 +90,13 @@ def child_record(path: str) -> None:
 # -- the long-game case ---------------------------------------------------------
 
 
-def _loop(c0: int, c1: int, r0: int, r1: int, cut: bool) -> list[tuple[int, int]]:
-    """Cells round the rectangle of columns c0..c1 and rows r0..r1 (0-based), a
-    closed walk of neighbouring cells; ``cut`` leaves out the corner (c1, r0),
-    whose two loop neighbours (c1 - 1, r0) and (c1, r0 + 1) touch: one cell
-    fewer, so the length can be odd."""
-    cells = [(c, r0) for c in range(c0, c1)]
-    cells += [(c1, r) for r in range(r0, r1)]
-    cells += [(c, r1) for c in range(c1, c0, -1)]
-    cells += [(c0, r) for r in range(r1, r0, -1)]
-    if cut:
-        cells.remove((c1, r0))
-    return cells
-
-
-def _name(cell: tuple[int, int]) -> str:
-    return f"{chr(65 + cell[0])}{cell[1] + 1}"
-
-
-def long_game_position() -> tuple[Position, list[list[tuple[int, int]]]]:
-    """The start position of the long game and the walkers' loops (White's, Black's)."""
-    white_loop = _loop(0, 25, 0, 24, cut=False)  # 98 cells
-    black_loop = _loop(0, 25, 40, 63, cut=True)  # 95 cells
-    for loop in (white_loop, black_loop):
-        for a, b in zip(loop, loop[1:] + loop[:1], strict=True):
-            d = (b[0] - a[0], b[1] - a[1])
-            assert d in {(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1)}, (a, b)
-    pieces = [(white_loop[0], "W"), (black_loop[0], "B")]
-    # eleven more of each colour, far away: 12 adaptoids, 12 legs, 12 pincers each
-    for k in range(11):
-        pieces.append(((2 * k + 1, 80), "W"))
-        pieces.append(((2 * k + 1, 90), "B"))
-    pieces.sort()
-    text = ",".join(f"{_name(cell)}{colour}11" for cell, colour in pieces)
-    pos = Position.from_string(f"{text} w 0-0 {BIG_BOARD}")
-    return pos, [white_loop, black_loop]
-
-
 def child_long_game(turns: int) -> None:
-    pos, loops = long_game_position()
+    start, texts = long_walk(turns)
+    pos = Position(start)
     base = _peak_mb()
     began = time.perf_counter()
-    where = [0, 0]
-    for ply in range(turns):
-        side = ply % 2
-        loop = loops[side]
-        a = loop[where[side] % len(loop)]
-        b = loop[(where[side] + 1) % len(loop)]
-        where[side] += 1
-        turn = Turn(move=(_name(a), _name(b), False))
-        if ply < 400:
-            pos.push_text(str(turn))  # checked: the walk is legal
-        else:
-            pos.push(turn)  # the same walk, unchecked (checking costs O(ply) a turn)
+    for text in texts:
+        pos.push_text(text)  # checked: the same work a turn at any length of the game
     outcome = pos.outcome()
     seconds = time.perf_counter() - began
     peak = _peak_mb()

@@ -24,6 +24,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from engine.analysis import MAX_NODES as _ENGINE_MAX_NODES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -49,7 +51,9 @@ def env_bool(name: str, default: bool = False) -> bool:
     )
 
 
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -59,6 +63,8 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name}={value} must be at most {maximum}")
     return value
 
 
@@ -633,9 +639,10 @@ API_THROTTLE_RATES = {
     "evaluations": env_rate("THROTTLE_EVALUATIONS", "1000/minute" if TESTING else "30/minute"),
 }
 # The engine's node budget per position of a game analysis, and per analysis-board
-# request (deterministic: the same position always gets the same verdict).
-ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1)
-ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1)
+# request (deterministic: the same position always gets the same verdict); at most
+# the engine's own limit (about an hour of search).
+ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1, maximum=_ENGINE_MAX_NODES)
+ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1, maximum=_ENGINE_MAX_NODES)
 # Each finished game is added to the opening explorer by a job (analysis.receivers).
 # Off in tests unless a test turns it on: the session's real worker would otherwise
 # index every game a test finishes while the next test empties the tables.

@@ -16,7 +16,15 @@ True
 
 from __future__ import annotations
 
-__all__ = ["ASCII_SPACE", "ascii_upper", "decimal", "non_ascii", "shown"]
+__all__ = [
+    "ASCII_SPACE",
+    "ascii_upper",
+    "decimal",
+    "non_ascii",
+    "shown",
+    "shown_number",
+    "shown_value",
+]
 
 #: the whitespace notation may contain: what ``str.isspace()`` says of ASCII,
 #: less the information separators U+001C-U+001F
@@ -31,6 +39,38 @@ def shown(text: str, limit: int = SHOWN_LIMIT) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[: limit // 2]!r}... ({len(text)} characters)"
+
+
+def shown_number(value: object) -> str:
+    """A budget (seconds, nodes) as an error message shows it: the number, or what
+    it is when it is not a number or too long to show (``repr`` refuses integers of
+    more than 4300 digits).
+
+    >>> shown_number(0.5), shown_number(10**400), shown_number(None)
+    ('0.5', 'an integer of 1329 bits', 'a NoneType')
+    """
+    if isinstance(value, float) or (isinstance(value, int) and abs(value) < 10**18):
+        return repr(value)
+    if isinstance(value, int):
+        return f"an integer of {value.bit_length()} bits"
+    return f"a {type(value).__name__}"
+
+
+def shown_value(value: object, limit: int = SHOWN_LIMIT) -> str:
+    """Any input as an error message shows it: a text by :func:`shown`, a number by
+    :func:`shown_number`, anything else by its repr, shortened.
+
+    >>> shown_value("D3"), shown_value(None), shown_value(10**5000)
+    ("'D3'", 'None', 'an integer of 16610 bits')
+    >>> shown_value(list(range(100)))
+    '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1... (390 characters)'
+    """
+    if isinstance(value, str):
+        return shown(value, limit)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return shown_number(value)
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit // 2]}... ({len(text)} characters)"
 
 
 def non_ascii(text: str) -> str | None:

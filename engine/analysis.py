@@ -55,13 +55,24 @@ import math
 import time
 from dataclasses import dataclass
 
+from engine._text import shown_number
 from engine.position import Color, Position
 from engine.turn import Turn
 
-__all__ = ["DEFAULT_NODES", "EXPECTED_SCALE", "Evaluation", "evaluate", "expected_score"]
+__all__ = [
+    "DEFAULT_NODES",
+    "EXPECTED_SCALE",
+    "MAX_NODES",
+    "Evaluation",
+    "evaluate",
+    "expected_score",
+]
 
 #: the node budget of :func:`evaluate` when neither ``seconds`` nor ``nodes`` is given
 DEFAULT_NODES = 20_000
+
+#: the largest node budget :func:`evaluate` accepts (about an hour of search)
+MAX_NODES = 100_000_000
 
 #: the logistic scale, in thousandths of a capture, of :func:`expected_score`
 EXPECTED_SCALE = 790
@@ -109,14 +120,21 @@ def evaluate(
     """Search ``position`` (left unchanged) within ``seconds`` and/or ``nodes``.
 
     With both budgets the search stops at the first one reached. ValueError
-    for a budget that is not positive.
+    for a budget without end: ``seconds`` that is not a player's time budget
+    (more than 0, at most an hour: :func:`~engine.players.base.check_seconds`),
+    ``nodes`` that is not a whole number from 1 to :data:`MAX_NODES`.
     """
+    from engine.players.base import check_seconds
     from engine.players.search import SearchPlayer
 
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"seconds must be positive, not {seconds!r}")
-    if nodes is not None and nodes < 1:
-        raise ValueError(f"nodes must be at least 1, not {nodes!r}")
+    if seconds is not None:
+        check_seconds(seconds)
+    if nodes is not None and (
+        isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES
+    ):
+        raise ValueError(
+            f"nodes is a whole number from 1 to {MAX_NODES}, not {shown_number(nodes)}"
+        )
     outcome = position.outcome()
     if outcome is not None:
         if outcome.winner is None:

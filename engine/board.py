@@ -133,7 +133,7 @@ class Board:
         """
         if not isinstance(text, str):
             raise InvalidBoardError(f"a board must be given as text, not {type(text).__name__}")
-        if cls is Board:
+        if cls is Board and len(text) <= _CACHED_LENGTH:
             return _parse_board_cached(text)
         return cls._parse_uncached(text)
 
@@ -271,6 +271,10 @@ class Board:
             out.append(low.bit_length() - 1)
             m ^= low
         return out
+
+
+#: longer board texts are parsed each time: the cache would keep them
+_CACHED_LENGTH = 4096
 
 
 @functools.lru_cache(maxsize=256)

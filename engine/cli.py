@@ -43,7 +43,7 @@ from engine.errors import (
     InvalidPositionError,
     InvalidTurnError,
 )
-from engine.position import STANDARD_START, Position
+from engine.position import MAX_PERFT_DEPTH, STANDARD_START, Position
 
 __all__ = [
     "COMMANDS",
@@ -60,7 +60,9 @@ EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_SYNTAX = 2
 
-#: the largest time budget per turn ``match --time`` accepts, in seconds
+#: the largest time budget per turn ``match --time`` accepts, in seconds: the
+#: players' own limit (engine.players.base.MAX_SECONDS; not imported from there,
+#: as the other commands do not load the players)
 MAX_SECONDS = 3600.0
 #: integer options and arguments have at most this many digits
 MAX_DIGITS = 9
@@ -156,8 +158,8 @@ def args_perft(parser: argparse.ArgumentParser) -> None:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     pos = parse_position(args.position)
-    if args.depth < 0:
-        raise CommandError("the depth must be 0 or more", EXIT_SYNTAX)
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CommandError(f"the depth must be 0-{MAX_PERFT_DEPTH}, not {args.depth}", EXIT_SYNTAX)
     if args.divide and args.depth >= 1 and pos._state_outcome() is None:
         total = 0
         for turn in sorted(pos._raw_turns(), key=lambda raw: str(pos._raw_to_turn(raw))):
@@ -326,7 +328,8 @@ def args_match(parser: argparse.ArgumentParser) -> None:
         "--random-turns",
         type=integer,
         default=0,
-        help="start each pair of games with this many random turns (default 0)",
+        help="start each pair of games with this many random turns, fewer than --max-turns "
+        "(default 0)",
     )
     parser.add_argument(
         "--jobs",
@@ -339,7 +342,13 @@ def args_match(parser: argparse.ArgumentParser) -> None:
 
 def cmd_match(args: argparse.Namespace) -> int:
     from engine.players import PLAYER_NAMES
-    from engine.players.match import GameResult, MatchResult, play_match
+    from engine.players.match import (
+        MAX_RANDOM_TURNS,
+        GameResult,
+        MatchResult,
+        OpeningError,
+        play_match,
+    )
 
     for name in (args.a, args.b):
         if name not in PLAYER_NAMES:
@@ -350,6 +359,10 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise CommandError(
             "--games, --max-turns and --jobs must be >= 1, --random-turns >= 0", EXIT_SYNTAX
         )
+    if args.random_turns > MAX_RANDOM_TURNS:
+        raise CommandError(f"--random-turns must be at most {MAX_RANDOM_TURNS}", EXIT_SYNTAX)
+    if args.random_turns and args.random_turns >= args.max_turns:
+        raise CommandError("--random-turns must be less than --max-turns", EXIT_SYNTAX)
     start = parse_position(args.position)
     if start.outcome() is not None:
         raise CommandError("the start position is already over", EXIT_SYNTAX)
@@ -364,18 +377,21 @@ def cmd_match(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    match = play_match(
-        args.a,
-        args.b,
-        games=args.games,
-        seconds=args.time,
-        seed=args.seed,
-        max_turns=args.max_turns,
-        start=start.to_string(),
-        random_turns=args.random_turns,
-        progress=progress,
-        jobs=args.jobs,
-    )
+    try:
+        match = play_match(
+            args.a,
+            args.b,
+            games=args.games,
+            seconds=args.time,
+            seed=args.seed,
+            max_turns=args.max_turns,
+            start=start.to_string(),
+            random_turns=args.random_turns,
+            progress=progress,
+            jobs=args.jobs,
+        )
+    except OpeningError as exc:
+        raise CommandError(f"{exc}: ask for fewer --random-turns", EXIT_SYNTAX) from None
     if not args.quiet:
         slowest = ", ".join(f"{name} {t:.3f} s" for name, t in match.slowest.items())
         print(f"slowest turn (budget {args.time:g} s): {slowest}")

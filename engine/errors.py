@@ -5,12 +5,14 @@ raises :class:`InvalidTurnError`; a well-formed turn that the rules forbid in
 a given position raises :class:`IllegalTurnError`.
 
 Messages name the input; an input longer than 80 characters is shown by its
-start and its length (the full text stays in the ``text`` attribute).
+start and its length (the full text stays in the ``text`` attribute). An
+input that is not text at all (None, a number, bytes) is an
+:class:`InvalidTurnError` too, shown by its repr (``text`` holds that).
 """
 
 from __future__ import annotations
 
-from engine._text import shown
+from engine._text import shown_value
 
 __all__ = [
     "IllegalTurnError",
@@ -33,12 +35,13 @@ class _TurnError(ValueError):
 
     kind = "turn"
 
-    def __init__(self, text: str, reason: str, position: str | None = None) -> None:
-        self.text = text
+    def __init__(self, text: object, reason: str, position: str | None = None) -> None:
+        shown_text = shown_value(text)
+        self.text: str = text if isinstance(text, str) else shown_text
         self.reason = reason
         self.position = position
         where = f" in {position!r}" if position is not None else ""
-        super().__init__(f"{self.kind} {shown(text)}{where}: {reason}")
+        super().__init__(f"{self.kind} {shown_text}{where}: {reason}")
 
 
 class InvalidTurnError(_TurnError):

@@ -50,6 +50,8 @@ from engine.position import STANDARD_START, Position
 from engine.turn import Turn
 
 __all__ = [
+    "MAX_COMMENT",
+    "MAX_TAG_PAIR",
     "RESULTS",
     "SEVEN_TAG_ROSTER",
     "BaseVisitor",
@@ -74,12 +76,23 @@ SEVEN_TAG_ROSTER = {
 _SETUP_TAGS = ("Opening", "Board", "Position", "Termination")
 _RULE_TERMINATIONS = ("captures", "elimination", "repetition")
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.ASCII)
+#: a tag pair (``[``, the name, the quoted value, ``]``) has at most this many characters
+MAX_TAG_PAIR = 100_000
+#: a comment (between its braces, or after ``;``) has at most this many characters, and
+#: so have all the comments at one place in the movetext together
+MAX_COMMENT = 100_000
+
+# Possessive repeats (*+, ++) here and in _TOKEN_RE: the regex engine keeps no state to
+# backtrack into for each repetition (a plain (?:[^"\\]|\\.)* took ~200 bytes of memory
+# per character of a tag value, a turn token of many commas ~100).
+_TAG_RE = re.compile(
+    r'\[\s*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]++|\\.)*+)"\s*\]', re.ASCII
+)
 _TOKEN_RE = re.compile(
     r"""
     (?P<number>[0-9]+\.(?:\.\.)?)
   | (?P<result>1-0|0-1|1/2-1/2|\*)(?![0-9A-Za-z/-])
-  | (?P<turn>[A-Za-z0-9-]+(?:[ \t]*,[ \t]*[A-Za-z0-9-]+)*)
+  | (?P<turn>[A-Za-z0-9-]++(?:[ \t]*+,[ \t]*+[A-Za-z0-9-]++)*+)
   | (?P<other>[^\s{]+)
     """,
     re.VERBOSE | re.ASCII,
@@ -417,12 +430,26 @@ class _GameReader:
         self._side = 0
         self._failed = False
         self._waiting: list[tuple[str, str, int]] | None = []  # None once in the movetext
+        # the comments at the current place, joined when the place changes (not one
+        # string grown comment by comment: that copies it again for each comment)
+        self._notes: list[str] = []
+        self._notes_spot = 0
+        self._notes_size = 0
+        self._long_comment = False  # one error per game for comments too long
 
     def error(self, message: str, turn: int | None = None, kind: str = "syntax") -> None:
         self.errors.append(RecordError(self.index, turn, message, kind))  # type: ignore[arg-type]
 
     def _error(self, message: str, turn: int | None = None, kind: str = "syntax") -> None:
         self._body.append(RecordError(self.index, turn, message, kind))  # type: ignore[arg-type]
+
+    def comment_too_long(self, line: int, size: int, what: str = "") -> None:
+        """A comment over :data:`MAX_COMMENT` characters: dropped (one error a game)."""
+        if not self._long_comment:
+            self._long_comment = True
+            self.error(
+                f"line {line}: a comment has at most {MAX_COMMENT} characters{what}, not {size}"
+            )
 
     def _begin(self) -> GameRecord:
         record = GameRecord(headers=self.headers, index=self.index)
@@ -451,6 +478,7 @@ class _GameReader:
         record = self._record or self._begin()
         if not ended:
             self.error(f"the game has no result token (1-0, 0-1, 1/2-1/2 or *) {where}")
+        self._flush_notes(record)
         self._finish(record)
         record.errors = self.errors + self._body
         return record
@@ -502,8 +530,15 @@ class _GameReader:
             words = " ".join(text.split())
             if words:
                 spot = len(turns)
-                old = record.comments.get(spot)
-                record.comments[spot] = f"{old} {words}" if old else words
+                if spot != self._notes_spot:
+                    self._flush_notes(record)
+                    self._notes_spot = spot
+                size = self._notes_size + len(words) + (1 if self._notes else 0)
+                if size > MAX_COMMENT:
+                    self.comment_too_long(line, size, " (all the comments at one place together)")
+                else:
+                    self._notes.append(words)
+                    self._notes_size = size
             return
         if kind == "result":
             record.result = text
@@ -552,6 +587,12 @@ class _GameReader:
             self._error(f"line {line}: {_label(ply, text)}: {exc}", len(turns), "illegal")
             self._failed = True
 
+    def _flush_notes(self, record: GameRecord) -> None:
+        if self._notes:
+            record.comments[self._notes_spot] = " ".join(self._notes)
+            self._notes = []
+            self._notes_size = 0
+
     def _finish(self, record: GameRecord) -> None:
         tag = self.headers.get("Result")
         if tag is not None and tag != record.result:
@@ -583,11 +624,22 @@ def _label(ply: int, text: str) -> str:
     return f"{ply // 2 + 1}{'...' if ply % 2 else '.'} {text if len(text) <= 80 else shown(text)}"
 
 
+def _not_text(what: str) -> TypeError:
+    return TypeError(
+        f"read_games reads text: a str, a text stream or an iterable of str lines, not {what}"
+    )
+
+
 def _lines(source: str | TextIO | Iterable[str]) -> Iterator[str]:
     """The lines of ``source`` with their line breaks; a text is split as it is
     read (``io.StringIO`` would first copy all of it)."""
     if not isinstance(source, str):
-        yield from source
+        if isinstance(source, (bytes, bytearray)) or not isinstance(source, Iterable):
+            raise _not_text(type(source).__name__)
+        for line in source:
+            if not isinstance(line, str):
+                raise _not_text(f"a line of type {type(line).__name__}")
+            yield line
         return
     start = 0
     size = len(source)
@@ -606,7 +658,10 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
     turn as it reads it: memory holds one line and the record being read,
     not the tokens of its movetext. A byte-order mark before the first line
     is skipped. The movetext is ASCII (RULES.md §6); comments and tag values
-    may be any text.
+    may be any text. A tag pair longer than :data:`MAX_TAG_PAIR` characters
+    or a comment longer than :data:`MAX_COMMENT` is an error, and left out.
+    Raises TypeError for a source that is not text (such as None, bytes or a
+    binary stream).
 
     >>> text = '''[White "A"]
     ... [Result "*"]
@@ -627,6 +682,7 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
     in_movetext = False
     comment: list[str] | None = None  # open comment spanning lines
     comment_line = 0
+    comment_size = 0  # its characters so far (line breaks count one)
     for line_no, line in enumerate(_lines(source), 1):
         end = len(line)
         while end and line[end - 1] in "\r\n":
@@ -648,6 +704,13 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
                 last = end
                 while line[last - 1] in ASCII_SPACE:
                     last -= 1
+                if last - first > MAX_TAG_PAIR:
+                    start = line[first : first + 40]
+                    game.error(
+                        f"line {line_no}: a tag pair has at most {MAX_TAG_PAIR} characters, "
+                        f"not {last - first}: {start!r}"
+                    )
+                    continue
                 m = _TAG_RE.fullmatch(line, first, last)
                 if m is None:
                     start = line[first : min(last, first + 40)]
@@ -667,11 +730,18 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
         while pos < end:
             if comment is not None:
                 close = line.find("}", pos, end)
+                stop = end if close < 0 else close
+                comment_size += stop - pos
+                if comment_size <= MAX_COMMENT:
+                    comment.append(line[pos:stop])
+                elif comment:
+                    comment.clear()  # too long: dropped, and said where it ends
                 if close < 0:
-                    comment.append(line[pos:end])
                     break
-                comment.append(line[pos:close])
-                game.feed("comment", " ".join(comment), comment_line)
+                if comment_size > MAX_COMMENT:
+                    game.comment_too_long(comment_line, comment_size)
+                else:
+                    game.feed("comment", " ".join(comment), comment_line)
                 comment = None
                 pos = close + 1
                 continue
@@ -682,11 +752,15 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
             if ch == "{":
                 comment = []
                 comment_line = line_no
+                comment_size = 0
                 game.started = True
                 pos += 1
                 continue
             if ch == ";":  # rest-of-line comment, as in PGN
-                game.feed("comment", line[pos + 1 : end], line_no)
+                if end - pos - 1 > MAX_COMMENT:
+                    game.comment_too_long(line_no, end - pos - 1)
+                else:
+                    game.feed("comment", line[pos + 1 : end], line_no)
                 break
             if not plain:
                 word = _WORD_RE.match(line, pos, end)
@@ -709,9 +783,14 @@ def read_games(source: str | TextIO | Iterable[str]) -> Iterator[GameRecord]:
                 in_movetext = False
                 # whatever follows on this line belongs to the next game
         if comment is not None:
-            comment.append(" ")
+            comment_size += 1
+            if comment_size <= MAX_COMMENT:
+                comment.append(" ")
     if comment is not None:
-        game.feed("comment", " ".join(comment), comment_line)
+        if comment_size > MAX_COMMENT:
+            game.comment_too_long(comment_line, comment_size)
+        else:
+            game.feed("comment", " ".join(comment), comment_line)
         game.error(f"line {comment_line}: the comment is not closed with '}}'")
     if game.started:
         yield game.build(False, "at the end of the input")

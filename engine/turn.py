@@ -81,7 +81,7 @@ class Turn:
         ...
         engine.errors.InvalidTurnError: invalid turn 'paſs': non-ASCII character 'ſ' (U+017F): a turn is written in ASCII
         """
-        if cls is Turn and type(text) is str:
+        if cls is Turn and type(text) is str and len(text) <= _REMEMBERED_LENGTH:
             # Turns are immutable and the same texts come back again and again (a
             # server replays a game's stored turns at every new turn): remember them.
             return _parse_remembered(text)
@@ -90,7 +90,7 @@ class Turn:
     @classmethod
     def _parse(cls, text: str) -> Turn:
         if not isinstance(text, str):
-            raise InvalidTurnError(repr(text), "a turn must be text")
+            raise InvalidTurnError(text, f"a turn must be text, not {type(text).__name__}")
         bad = non_ascii(text)
         if bad is not None:
             raise InvalidTurnError(text, f"{bad}: a turn is written in ASCII")
@@ -99,7 +99,7 @@ class Turn:
             raise InvalidTurnError(text, "empty turn")
         if s == "PASS":
             return cls()
-        parts = s.split(",")
+        parts = s.split(",", 2)  # (a third part is an error: no need to split it further)
         if len(parts) > 2:
             raise InvalidTurnError(text, "a turn has at most one comma: '<move>,<action>'")
         if len(parts) == 2:
@@ -139,8 +139,10 @@ class Turn:
         )
 
 
-# Only texts that parse are remembered (an exception is not cached).
+# Only texts that parse are remembered (an exception is not cached), and only short
+# ones: a turn padded with a megabyte of spaces is a turn too, but kept by the cache.
 _parse_remembered = functools.lru_cache(maxsize=16384)(Turn._parse)
+_REMEMBERED_LENGTH = 64
 
 
 def _check_cell(text: str, cell: str) -> str:

@@ -162,6 +162,33 @@ RULES += [
     ),
     (
         re.compile(
+            r"^a tag pair has at most (?P<limit>\d+) characters, not (?P<size>\d+): (?P<start>.+)$",
+            re.DOTALL,
+        ),
+        lambda m: (
+            _("a tag pair has at most %(limit)s characters, not %(size)s: %(start)s")
+            % m.groupdict()
+        ),
+    ),
+    (
+        re.compile(r"^a comment has at most (?P<limit>\d+) characters, not (?P<size>\d+)$"),
+        lambda m: _("a comment has at most %(limit)s characters, not %(size)s") % m.groupdict(),
+    ),
+    (
+        re.compile(
+            r"^a comment has at most (?P<limit>\d+) characters "
+            r"\(all the comments at one place together\), not (?P<size>\d+)$"
+        ),
+        lambda m: (
+            _(
+                "a comment has at most %(limit)s characters "
+                "(all the comments at one place together), not %(size)s"
+            )
+            % m.groupdict()
+        ),
+    ),
+    (
+        re.compile(
             r"^the game has no result token \(1-0, 0-1, 1/2-1/2 or \*\) before line (?P<line>\d+)$"
         ),
         lambda m: (

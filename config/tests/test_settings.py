@@ -84,6 +84,7 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
         ("AXES_ADDRESS_FAILURE_LIMIT", "5", "must be at least AXES_FAILURE_LIMIT=10"),
+        ("ANALYSIS_NODES", "100000001", "must be at most 100000000"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
@@ -102,6 +103,8 @@ def test_env_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
     assert project_settings.env_int("X_INT", 0) == -3
     with pytest.raises(ImproperlyConfigured, match="at least 0"):
         project_settings.env_int("X_INT", 0, minimum=0)
+    with pytest.raises(ImproperlyConfigured, match="X_INT=-3 must be at most -4"):
+        project_settings.env_int("X_INT", 0, maximum=-4)
 
 
 def test_redis_cache_uses_the_database_after_the_broker() -> None:

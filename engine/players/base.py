@@ -5,14 +5,41 @@ from __future__ import annotations
 import random
 import time
 
+from engine._text import shown_number
 from engine.position import Position, RawTurn
 from engine.turn import Turn
 
-__all__ = ["SAFETY", "Player"]
+__all__ = ["MAX_SECONDS", "SAFETY", "Player", "check_seconds"]
 
 #: share of the budget a player plans to use; the rest covers the time to
 #: unwind a search, convert the turn and the odd garbage-collection pause
 SAFETY = 0.85
+
+#: the largest time budget for one turn, in seconds (a search never ends by itself)
+MAX_SECONDS = 3600.0
+
+
+def check_seconds(seconds: float) -> float:
+    """``seconds`` if it is a time budget: a number more than 0 and at most
+    :data:`MAX_SECONDS`; ValueError otherwise (infinity, NaN, a string...).
+
+    >>> check_seconds(0.5)
+    0.5
+    >>> check_seconds(float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the time budget is a number of seconds more than 0 and at most 3600, not inf
+    """
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float))
+        or not 0 < seconds <= MAX_SECONDS
+    ):
+        raise ValueError(
+            "the time budget is a number of seconds more than 0 and at most "
+            f"{MAX_SECONDS:g}, not {shown_number(seconds)}"
+        )
+    return seconds
 
 
 class Player:
@@ -40,10 +67,9 @@ class Player:
         """A legal turn of ``position`` (which must not be over), within ``seconds``.
 
         The position is not modified. Raises ValueError if the game is over or
-        the budget is not positive.
+        ``seconds`` is not a time budget (:func:`check_seconds`).
         """
-        if not seconds > 0:
-            raise ValueError(f"the time budget must be positive, not {seconds!r}")
+        check_seconds(seconds)
         if position.outcome() is not None:
             raise ValueError(f"the game is over in {position.to_string()!r}")
         started = time.perf_counter()

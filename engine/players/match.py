@@ -6,7 +6,10 @@ colours equally when ``games`` is even). With ``random_turns`` N > 0, each
 pair of games (1-2, 3-4...) starts with the same N random turns
 (:meth:`Position.random_turn`, seeded) before the players take over: the
 same opening with colours swapped, and more varied games than from the
-start alone (N = 0 by default). A game that reaches ``max_turns``
+start alone (N = 0 by default; at most :data:`MAX_RANDOM_TURNS`, and fewer
+than ``max_turns``). Random games end early (from the standard start within
+about 80 turns): when :data:`OPENING_TRIES` tries find no N random turns that
+leave the game running, :class:`OpeningError` says so. A game that reaches ``max_turns``
 turns (default :data:`MAX_TURNS`) without a result is a draw, like a draw by
 repetition. Each game gets fresh players seeded from the match seed.
 ``jobs`` plays games in parallel processes, with the same games for any number.
@@ -29,18 +32,37 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine.players import get_player
+from engine.players.base import check_seconds
 from engine.position import STANDARD_START, Position
 
-__all__ = ["MAX_TURNS", "GameResult", "MatchResult", "play_game", "play_match"]
+__all__ = [
+    "MAX_RANDOM_TURNS",
+    "MAX_TURNS",
+    "OPENING_TRIES",
+    "GameResult",
+    "MatchResult",
+    "OpeningError",
+    "play_game",
+    "play_match",
+]
 
 #: a game still running after this many turns is a draw
 MAX_TURNS = 400
+#: the longest random opening
+MAX_RANDOM_TURNS = 1000
+#: random openings tried before :class:`OpeningError`
+OPENING_TRIES = 1000
+
+
+class OpeningError(ValueError):
+    """No random opening of the asked length that leaves the game running was found."""
 
 
 @dataclass(frozen=True)
@@ -176,11 +198,19 @@ def play_match(
     game order, and the results are recorded in game order: the same games
     for any ``jobs`` (a search limited by time still depends on the speed of
     the machine, which parallel games share).
+
+    Raises ValueError before any game for a bad argument, :class:`OpeningError`
+    when the random openings cannot be found.
     """
     for name in (a, b):
         get_player(name)  # fail early on an unknown name
+    check_seconds(seconds)
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs!r}")
+    if not 0 <= random_turns <= MAX_RANDOM_TURNS:
+        raise ValueError(f"random_turns is 0-{MAX_RANDOM_TURNS}, not {random_turns}")
+    if random_turns and random_turns >= max_turns:
+        raise ValueError(f"random_turns must be less than max_turns: {random_turns} >= {max_turns}")
     rng = random.Random(seed)
     match = MatchResult(a, b, seconds)
     specs: list[tuple[str, str, float, int, int, str, tuple[str, ...]]] = []
@@ -222,8 +252,9 @@ def _play_spec(spec: tuple[str, str, float, int, int, str, tuple[str, ...]]) -> 
 
 
 def _random_opening(start: str, turns: int, rng: random.Random) -> tuple[str, ...]:
-    """``turns`` random turns from ``start`` that do not end the game."""
-    while True:
+    """``turns`` random turns from ``start`` that do not end the game (OpeningError
+    when :data:`OPENING_TRIES` tries find none)."""
+    for _ in range(OPENING_TRIES):
         pos = Position(start)
         out = []
         for _ in range(turns):
@@ -234,55 +265,18 @@ def _random_opening(start: str, turns: int, rng: random.Random) -> tuple[str, ..
                 break
         if pos.outcome() is None:
             return tuple(out)
+    raise OpeningError(
+        f"no opening of {turns} random turns that leaves the game running was found "
+        f"in {OPENING_TRIES} tries from {start!r}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m engine.players.match A B ... [--jobs N]``: ``python -m engine match``
-    with games in parallel processes; the same options and the same output."""
-    import argparse
+    """``python -m engine.players.match A B ...``: the same as ``python -m engine match``
+    (the same options, output and errors)."""
+    from engine.cli import main as cli_main
 
-    parser = argparse.ArgumentParser(
-        prog="python -m engine.players.match", description="computer players against each other"
-    )
-    parser.add_argument("a", metavar="PLAYER_A")
-    parser.add_argument("b", metavar="PLAYER_B")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--time", type=float, default=1.0)
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--position", default=STANDARD_START)
-    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
-    parser.add_argument("--random-turns", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
-    parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
-
-    def progress(number: int, game: GameResult, match: MatchResult) -> None:
-        if not args.quiet:
-            print(
-                f"game {number}: {game.white} (white) - {game.black} (black) {game.result} "
-                f"by {game.reason} in {game.turns} turns; slowest turn "
-                f"{game.slowest[0]:.3f} s / {game.slowest[1]:.3f} s",
-                flush=True,
-            )
-
-    start = STANDARD_START if args.position == "start" else Position(args.position).to_string()
-    match = play_match(
-        args.a,
-        args.b,
-        games=args.games,
-        seconds=args.time,
-        seed=args.seed,
-        max_turns=args.max_turns,
-        start=start,
-        random_turns=args.random_turns,
-        jobs=args.jobs,
-        progress=progress,
-    )
-    if not args.quiet:
-        slowest = ", ".join(f"{name} {t:.3f} s" for name, t in match.slowest.items())
-        print(f"slowest turn (budget {args.time:g} s): {slowest}")
-    print(match.summary())
-    return 0
+    return cli_main(["match", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -92,7 +92,7 @@ def test_choose_leaves_the_position_unchanged(name: str) -> None:
 def test_choose_refuses_a_finished_game_and_a_bad_budget() -> None:
     with pytest.raises(ValueError, match="over"):
         get_player("greedy").choose(Position("D2W00,D6B00 b 5-0"), seconds=1)
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match="more than 0"):
         get_player("greedy").choose(Position.standard(), seconds=0)
 
 

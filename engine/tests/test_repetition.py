@@ -163,3 +163,36 @@ def test_a_quiet_turn_keeps_the_key_of_the_position_before_it() -> None:
                 assert kept == before
                 quiet += 1
     assert quiet > 40
+
+
+def test_copies_count_repetitions_apart_from_their_original() -> None:
+    # a game with captures between its quiet runs is copied; the original goes back
+    # to the start and plays on another way, then the copy goes back through its own
+    rng = random.Random(12)
+    captures = checks = 0
+
+    def check(pos: Position, history: list[str]) -> None:
+        nonlocal checks
+        for count in (2, 3):
+            assert pos.is_repetition(count) == (history.count(history[-1]) >= count)
+            checks += 1
+
+    for _ in range(6):
+        pos = exhausted(SQUARE, rng)
+        history = [pos.to_string()]
+        for _ in wandering_game(pos, rng, 150):
+            history.append(pos.to_string())
+            captures += pos._stack[-1][3] is None
+        clone, clone_history = pos.copy(), history[:]
+        while pos.ply:
+            pos.pop()
+            history.pop()
+            check(pos, history)
+        for _ in wandering_game(pos, rng, 150):
+            history.append(pos.to_string())
+            check(pos, history)
+        while clone.ply:
+            clone.pop()
+            clone_history.pop()
+            check(clone, clone_history)
+    assert captures > 10 and checks > 500

@@ -58,6 +58,9 @@ BAD_RECORDS = [
     '[White "a"]\n\n1. D2L { open\n',  # an open comment
     '[Result "1-0"]\n\n1. D2L *\n',  # the Result tag contradicts the movetext
     '[White "a"]\n\n1. D2-D3 *\n',  # an illegal turn, on its line
+    f'[White "{"x" * 100_000}"]\n\n1. D2L *\n',  # a tag pair too long
+    f'[White "a"]\n\n1. D2L {{{"a" * 100_001}}} *\n',  # a comment too long
+    f'[White "a"]\n\n1. D2L {{{"a" * 60_000}}} {{{"a" * 60_000}}} *\n',  # comments at one place
 ]
 
 
