@@ -352,6 +352,11 @@ def _redis_with_db(url: str, offset: int) -> str:
     return urlunsplit(parts._replace(path=f"/{(db + offset) % 16}"))
 
 
+# Redis hands a task whose worker died before acknowledging it (acks_late) to another
+# worker once it has been unacknowledged this long: every task's time limit stays below
+# it (config/tests/test_every_task_runs.py), or a long task would run twice at once.
+BROKER_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+
 if REDIS_URL:
     # The cache lives in the next Redis database so that clearing it (tests do)
     # never wipes the broker's queues and bindings.
@@ -364,10 +369,8 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    # A task whose worker died before acknowledging it (acks_late) is handed out again
-    # once it has been unacknowledged this long; it must exceed the longest task.
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+        "visibility_timeout": BROKER_VISIBILITY_TIMEOUT
     }
 else:
     CACHES = {
