@@ -670,6 +670,11 @@ API_THROTTLE_RATES = {
     "analysis": env_rate("THROTTLE_ANALYSIS", "1000/minute" if TESTING else "10/hour"),
     # Analysis-board evaluations (short jobs), per user or visitor address.
     "evaluations": env_rate("THROTTLE_EVALUATIONS", "1000/minute" if TESTING else "30/minute"),
+    # The opening explorer (API and page), per user or visitor address: a burst of N,
+    # then N per period.
+    "explorer": env_rate("THROTTLE_EXPLORER", "1000/minute" if TESTING else "60/minute"),
+    # Conditional turns set (API PUT) or added (the game page's form), per player.
+    "conditional": env_rate("THROTTLE_CONDITIONAL", "1000/minute" if TESTING else "30/minute"),
 }
 # The engine's node budget per position of a game analysis, and per analysis-board
 # request (deterministic: the same position always gets the same verdict).

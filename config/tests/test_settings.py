@@ -166,6 +166,8 @@ def test_mail_settings_from_the_environment() -> None:
         ("THROTTLE_TURNS", "abc", "is not a rate"),
         ("THROTTLE_TOKEN", "10/fortnight", "is not a rate"),
         ("THROTTLE_MESSAGES", "fast", "is not a rate"),
+        ("THROTTLE_EXPLORER", "60/fortnight", "is not a rate"),
+        ("THROTTLE_CONDITIONAL", "many", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
     ],
