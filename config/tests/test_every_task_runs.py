@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import typing
 import uuid
 from collections.abc import Iterator
@@ -203,25 +204,23 @@ def test_beat_sends_every_periodic_task_and_a_worker_finishes_each(
 # --- Every task of our apps -----------------------------------------------------------------
 
 
+HARMLESS: dict[Any, Any] = {int: MISSING_ID, float: 0.0, str: "", bool: False, list: [], dict: {}}
+
+
 def harmless_arguments(task: Task) -> dict[str, Any]:
     """Values for the task's required parameters that name nothing: ids no row has, empty
-    lists.  Parameters with a default keep it."""
+    strings and lists.  Parameters with a default keep it."""
     hints = typing.get_type_hints(task.run)
     values: dict[str, Any] = {}
     for name, parameter in inspect.signature(task.run).parameters.items():
         if parameter.default is not inspect.Parameter.empty:
             continue
-        kind = typing.get_origin(hints[name]) or hints[name]
-        if kind is int:
-            values[name] = MISSING_ID
-        elif kind is float:
-            values[name] = 0.0
-        elif kind is list:
-            values[name] = []
-        elif kind is str:
-            values[name] = ""
-        else:
-            raise AssertionError(f"{task.name}: no harmless value for {name}: {hints[name]}")
+        hint = hints[name]
+        if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+            hint = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+        kind = typing.get_origin(hint) or hint
+        assert kind in HARMLESS, f"{task.name}: no harmless value for {name}: {hint}"
+        values[name] = HARMLESS[kind]
     return values
 
 
