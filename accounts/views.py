@@ -188,7 +188,12 @@ def _over_hourly_limit(key: str) -> bool:
 class PasswordResetView(auth_views.PasswordResetView):
     """At most PASSWORD_RESET_MAILS_PER_HOUR reset e-mails an hour to one address and
     from one client.  Past that the page still says "sent" (it never tells whether an
-    address has an account), and nothing is sent."""
+    address has an account), and nothing is sent.  The e-mail's link starts with
+    SITE_URL, the site's public address, whatever Host the request came with."""
+
+    @property
+    def extra_email_context(self) -> dict[str, str]:
+        return {"site_url": settings.SITE_URL}
 
     def form_valid(self, form: Any) -> HttpResponse:
         email = form.cleaned_data["email"].strip().lower()

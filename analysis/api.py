@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from analysis import explorer, services, tasks
 from analysis.models import GameAnalysis
-from analysis.throttling import AnalysisThrottle, EvaluationThrottle
+from analysis.throttling import AnalysisThrottle, EvaluationThrottle, ExplorerThrottle
 from core.api import error_responses as _errors
 from games.models import Game
 
@@ -145,13 +145,14 @@ class GameAnalysisView(APIView):
 
 class ExplorerView(APIView):
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [ExplorerThrottle]
 
     @extend_schema(
         operation_id="explorer",
         parameters=[ExplorerFilterSerializer],
         responses={
             200: ExplorerSerializer,
-            **_errors(400, e400="`invalid_position` (a bad position, the engine's reason) "
+            **_errors(400, 429, e400="`invalid_position` (a bad position, the engine's reason) "
                       "or `invalid` (a bad filter, with `fields`)"),
         },
     )  # fmt: skip

@@ -60,7 +60,8 @@ def index_games(self: Task, game_ids: list[int]) -> int:
     return index(game_ids)
 
 
-@shared_task(bind=True, acks_late=True, time_limit=3600, soft_time_limit=3580)
+# Below the broker's visibility timeout (an hour by default), like every task.
+@shared_task(bind=True, acks_late=True, time_limit=3000, soft_time_limit=2900)
 def index_unindexed_games(self: Task) -> int:
     """The explorer's catch-up: every finished game not indexed yet, in batches (the
     backfill of games finished before the explorer existed, or whose job was lost)."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from urllib.parse import urlencode
 
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from analysis import errors, explorer, services
 from analysis.api import ExplorerFilterSerializer
-from analysis.throttling import AnalysisThrottle
+from analysis.throttling import AnalysisThrottle, ExplorerThrottle
 from core.errors import DomainError
 from engine import IllegalTurnError, InvalidTurnError, Position
 from games.models import Game
@@ -45,6 +46,15 @@ def _filters(request: HttpRequest) -> tuple[explorer.ExplorerFilters, dict[str, 
 
 def explorer_page(request: HttpRequest) -> HttpResponse:
     """The board at a position, the turns the archive's games played from it, and those games."""
+    throttle = ExplorerThrottle()  # one allowance with the API's explorer
+    if not throttle.allow_request(request, None):
+        seconds = math.ceil(throttle.wait() or 1)
+        message = _("You are opening explorer pages too fast: try again in %(seconds)s s.") % {
+            "seconds": seconds
+        }
+        answer = render(request, "429.html", {"message": message}, status=429)
+        answer["Retry-After"] = str(seconds)
+        return answer
     text = request.GET.get("position", "").strip()
     position = Position.standard()
     if text:

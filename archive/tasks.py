@@ -91,8 +91,9 @@ def verify_recent_games(minutes: int = 30) -> dict[str, Any]:
 @shared_task(
     name="games.tasks.verify_all_games",
     acks_late=True,
-    time_limit=3600,
-    soft_time_limit=3500,
+    # Below the broker's visibility timeout (an hour by default), like every task.
+    time_limit=3000,
+    soft_time_limit=2900,
     max_retries=0,
 )
 def verify_all_games() -> dict[str, Any]:
@@ -137,7 +138,15 @@ def run_import_job(self: Task, job_id: int) -> str:
         raise
 
 
-@shared_task(name="archive.tasks.sweep_import_jobs", acks_late=True, time_limit=60, max_retries=0)
+@shared_task(
+    name="archive.tasks.sweep_import_jobs",
+    acks_late=True,
+    # Both limits, always: a soft limit inherited from the settings (100 s) above this
+    # hard one made Celery refuse to send the task at all.
+    time_limit=60,
+    soft_time_limit=50,
+    max_retries=0,
+)
 def sweep_import_jobs(quiet_minutes: int = 10) -> list[int]:
     """Beat: queue again the import jobs a lost message or a dead worker left waiting
     (queued or running, unchanged for `quiet_minutes`); resuming is safe."""

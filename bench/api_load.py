@@ -111,6 +111,9 @@ def production_env(database_url: str, redis_url: str, allowed_hosts: str) -> dic
         REDIS_URL=redis_url,
         SECRET_KEY="bench-" + "k" * 60,
         ALLOWED_HOSTS=allowed_hosts,
+        SITE_URL=f"http://{allowed_hosts.split(',')[0]}",
+        # No relay here: what a benchmark sends stays in memory (soak.py writes files).
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
         SECURE_SSL_REDIRECT="0",
         SECURE_PROXY_SSL_HEADER="0",
         THROTTLE_TURNS="1000000/minute",

@@ -17,6 +17,7 @@ import datetime
 import os
 import re
 import sys
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -90,6 +91,47 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_site_url(name: str, default: str) -> str:
+    """An absolute http(s) address of a site's root (no path, query or user), without
+    the trailing slash: links are built as SITE_URL + "/games/1/"."""
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return default
+    parts = urlsplit(raw)
+    try:
+        parts.port  # noqa: B018 (a bad port raises here)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} has a bad port") from None
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "@" in parts.netloc
+    ):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} must be the site's address, such as https://adaptoid.example.org "
+            "(http or https, a host, no path)"
+        )
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def env_email(name: str, default: str) -> str:
+    """An e-mail address, optionally with a display name: "Adaptoid <play@example.org>"."""
+    raw = (os.environ.get(name) or "").strip()
+    if not raw:
+        return default
+    _display, address = parseaddr(raw)
+    local, _at, domain = address.rpartition("@")
+    if not local or not domain or any(c.isspace() for c in address):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not an e-mail address (write name@example.org, or "
+            "Name <name@example.org>)"
+        )
+    return raw
+
+
 def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -114,10 +156,14 @@ EMBEDDED = DATABASE_URL is None
 # running `dev.py start` never steals the tests' tasks.
 TESTING = env_bool("ADAPTOID_TESTING", "pytest" in sys.modules)
 
+# Production: a database server and DEBUG off (not the tests).  Some settings are
+# required there (SECRET_KEY, SITE_URL, the mail relay) and the HTTPS hardening is on.
+PRODUCTION = not (DEBUG or EMBEDDED or TESTING)
+
 _DEV_SECRET_KEY = "django-insecure-adaptoid-dev-key-only-for-debug-and-embedded-mode"
 SECRET_KEY = env_str("SECRET_KEY") or ""
 if not SECRET_KEY:
-    if not (DEBUG or EMBEDDED or TESTING):
+    if PRODUCTION:
         raise ImproperlyConfigured(
             "SECRET_KEY must be set in production (DATABASE_URL set and DEBUG off)"
         )
@@ -129,7 +175,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # HTTPS hardening: on by default in production, off for the embedded/dev server that
 # only speaks plain HTTP on 127.0.0.1.  Each can be set explicitly.
-_SECURE_DEFAULT = not (DEBUG or EMBEDDED or TESTING)
+_SECURE_DEFAULT = PRODUCTION
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _SECURE_DEFAULT)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _SECURE_DEFAULT)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _SECURE_DEFAULT)
@@ -367,6 +413,11 @@ def _redis_with_db(url: str, offset: int) -> str:
     return urlunsplit(parts._replace(path=f"/{(db + offset) % 16}"))
 
 
+# Redis hands a task whose worker died before acknowledging it (acks_late) to another
+# worker once it has been unacknowledged this long: every task's time limit stays below
+# it (config/tests/test_every_task_runs.py), or a long task would run twice at once.
+BROKER_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+
 if REDIS_URL:
     # The cache lives in the next Redis database so that clearing it (tests do)
     # never wipes the broker's queues and bindings.
@@ -379,10 +430,8 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    # A task whose worker died before acknowledging it (acks_late) is handed out again
-    # once it has been unacknowledged this long; it must exceed the longest task.
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
-        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600, minimum=1)
+        "visibility_timeout": BROKER_VISIBILITY_TIMEOUT
     }
 else:
     CACHES = {
@@ -565,8 +614,6 @@ CELERY_BEAT_SCHEDULE["notifications-requeue"] = {
 CLOCKS_VACATION_DAYS_PER_YEAR = env_int("CLOCKS_VACATION_DAYS_PER_YEAR", 14, minimum=0)
 # At most one "your turn" email per game in this many hours (or a daily digest).
 NOTIFICATIONS_TURN_EMAIL_HOURS = env_int("NOTIFICATIONS_TURN_EMAIL_HOURS", 12, minimum=0)
-# Absolute links in emails (game pages, unsubscribe).
-SITE_URL = env_str("SITE_URL") or "http://127.0.0.1:8000"
 
 # --- Internationalisation --------------------------------------------------------
 
@@ -637,6 +684,11 @@ API_THROTTLE_RATES = {
     "analysis": env_rate("THROTTLE_ANALYSIS", "1000/minute" if TESTING else "10/hour"),
     # Analysis-board evaluations (short jobs), per user or visitor address.
     "evaluations": env_rate("THROTTLE_EVALUATIONS", "1000/minute" if TESTING else "30/minute"),
+    # The opening explorer (API and page), per user or visitor address: a burst of N,
+    # then N per period.
+    "explorer": env_rate("THROTTLE_EXPLORER", "1000/minute" if TESTING else "60/minute"),
+    # Conditional turns set (API PUT) or added (the game page's form), per player.
+    "conditional": env_rate("THROTTLE_CONDITIONAL", "1000/minute" if TESTING else "30/minute"),
 }
 # The engine's node budget per position of a game analysis, and per analysis-board
 # request (deterministic: the same position always gets the same verdict); at most
@@ -688,11 +740,65 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}},
 }
 
+# --- E-mail and its links ------------------------------------------------------------
+
+# The site's public address: the links in e-mails (password reset, game pages,
+# unsubscribe) and the admin log-in that load_demo prints.  Required in production, where
+# the local default would send every reader to 127.0.0.1.
+SITE_URL = env_site_url("SITE_URL", "http://127.0.0.1:8000")
+if PRODUCTION:
+    if not env_str("SITE_URL", "").strip():
+        raise ImproperlyConfigured(
+            "SITE_URL must be set in production (DATABASE_URL set and DEBUG off): the "
+            "site's public address, such as https://adaptoid.example.org, for the links "
+            "in e-mails"
+        )
+    _site_host = urlsplit(SITE_URL).hostname or ""
+    # Django's rule: "*", the host itself, or ".example.org" for it and its subdomains.
+    if not any(
+        pattern in ("*", _site_host, f".{_site_host}")
+        or (pattern.startswith(".") and _site_host.endswith(pattern))
+        for pattern in (host.lower() for host in ALLOWED_HOSTS)
+    ):
+        raise ImproperlyConfigured(
+            f"SITE_URL={SITE_URL!r}: its host {_site_host!r} is not in ALLOWED_HOSTS, so "
+            "every link in an e-mail would answer 400"
+        )
+
+# Sending: any SMTP relay or provider (docs/configuration.md), port 587 with STARTTLS
+# (EMAIL_USE_TLS) or 465 with TLS from the start (EMAIL_USE_SSL).  Production sends over
+# SMTP and needs EMAIL_HOST; the embedded mode, DEBUG and the tests print e-mails on the
+# console unless EMAIL_BACKEND says otherwise.
+_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
-    "django.core.mail.backends.console.EmailBackend"
-    if (DEBUG or EMBEDDED or TESTING)
-    else "django.core.mail.backends.smtp.EmailBackend"
+    _SMTP_BACKEND if PRODUCTION else "django.core.mail.backends.console.EmailBackend"
 )
+EMAIL_HOST = (env_str("EMAIL_HOST") or "").strip() or "localhost"
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "EMAIL_USE_TLS (STARTTLS, usually port 587) and EMAIL_USE_SSL (TLS from the start, "
+        "usually port 465) exclude each other: set one"
+    )
+EMAIL_PORT = env_int(
+    "EMAIL_PORT", 465 if EMAIL_USE_SSL else 587 if EMAIL_USE_TLS else 25, minimum=1, maximum=65535
+)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
+if bool(EMAIL_HOST_USER) != bool(EMAIL_HOST_PASSWORD):
+    raise ImproperlyConfigured(
+        "EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together: set both (the relay's log-in) "
+        "or neither"
+    )
+# Seconds to wait for the mail server (Django's default waits forever, past a task's limit).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+if PRODUCTION and EMAIL_BACKEND == _SMTP_BACKEND and not (env_str("EMAIL_HOST") or "").strip():
+    raise ImproperlyConfigured(
+        "EMAIL_HOST must be set in production: the SMTP relay or provider that sends the "
+        "site's e-mails (the containers have no mail server of their own)"
+    )
 # The file-based backend (django.core.mail.backends.filebased.EmailBackend) writes here.
 EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "adaptoid@localhost"
+DEFAULT_FROM_EMAIL = env_email("DEFAULT_FROM_EMAIL", "adaptoid@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL  # Django's own mails to ADMINS, if any are set

@@ -5,6 +5,7 @@ own: web/play.js assembles each turn from clicks."""
 
 from __future__ import annotations
 
+import math
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -14,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.throttling import ConditionalThrottle
 from engine import IllegalTurnError, InvalidTurnError
 from games import conditional, errors, services
 from games.board_svg import turn_cells
@@ -82,6 +84,15 @@ def conditional_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _change(request: HttpRequest, game: Game) -> HttpResponse:
     """POST: `add` the posted line to the player's lines (merged), or `delete` them all."""
+    line = request.POST.get("line", "").split()
+    throttle = ConditionalThrottle()
+    if request.POST.get("action") != "delete" and not throttle.allow_request(request, None):
+        messages.error(
+            request,
+            _("You are changing your conditional turns too fast: try again in %(seconds)s s.")
+            % {"seconds": math.ceil(throttle.wait() or 1)},
+        )
+        return redirect(_page(game, line))
     if request.POST.get("action") == "delete":
         deleted = run(
             request, lambda: conditional.delete_lines(game=game, player=request.user) or True
@@ -89,7 +100,6 @@ def _change(request: HttpRequest, game: Game) -> HttpResponse:
         if deleted:
             messages.success(request, _("Your conditional turns are deleted."))
         return redirect("web:game", game_id=game.pk)
-    line = request.POST.get("line", "").split()
     current = conditional.lines_of(game=game, player=request.user)
     lines = [*(current.lines if current else []), line]
     done = run(

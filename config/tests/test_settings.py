@@ -55,6 +55,8 @@ PRODUCTION = {
     "REDIS_URL": "redis://cache.example.org:6379/0",
     "SECRET_KEY": "x7!Qp2-production-secret-key-that-is-long-and-random-9f3Kd0Zr4LwT8bN1mV6c",
     "ALLOWED_HOSTS": "adaptoid.example.org",
+    "SITE_URL": "https://adaptoid.example.org",
+    "EMAIL_HOST": "smtp.example.org",
 }
 
 
@@ -72,6 +74,89 @@ def test_production_without_secret_key_refuses_to_start() -> None:
 
 
 @pytest.mark.parametrize(
+    ("missing", "message"),
+    [
+        ("SITE_URL", "SITE_URL must be set in production"),
+        ("EMAIL_HOST", "EMAIL_HOST must be set in production"),
+    ],
+)
+def test_production_without_the_sites_address_or_mail_relay_refuses_to_start(
+    missing: str, message: str
+) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != missing}
+    done = _manage("check", env=env)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr and message in done.stderr
+
+
+def test_production_refuses_a_site_url_whose_host_is_not_allowed() -> None:
+    done = _manage("check", env={**PRODUCTION, "SITE_URL": "https://elsewhere.example.org"})
+    assert done.returncode != 0
+    assert "is not in ALLOWED_HOSTS" in done.stderr
+    # A leading dot allows the domain and its subdomains, as Django reads it.
+    env = {**PRODUCTION, "ALLOWED_HOSTS": ".example.org", "SITE_URL": "https://example.org/"}
+    assert _manage("check", env=env).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"EMAIL_PORT": "smtp"}, "EMAIL_PORT='smtp' is not an integer"),
+        ({"EMAIL_PORT": "0"}, "EMAIL_PORT=0 must be at least 1"),
+        ({"EMAIL_PORT": "70000"}, "EMAIL_PORT=70000 must be at most 65535"),
+        ({"EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, "exclude each other"),
+        ({"EMAIL_USE_TLS": "sometimes"}, "not a boolean"),
+        ({"EMAIL_HOST_USER": "adaptoid"}, "EMAIL_HOST_USER and EMAIL_HOST_PASSWORD go together"),
+        ({"EMAIL_HOST_PASSWORD": "secret"}, "go together"),
+        ({"EMAIL_TIMEOUT": "0"}, "EMAIL_TIMEOUT=0 must be at least 1"),
+        ({"DEFAULT_FROM_EMAIL": "adaptoid"}, "is not an e-mail address"),
+        ({"SITE_URL": "adaptoid.example.org"}, "must be the site's address"),
+        ({"SITE_URL": "ftp://adaptoid.example.org"}, "must be the site's address"),
+        ({"SITE_URL": "https://adaptoid.example.org/play/"}, "must be the site's address"),
+        ({"SITE_URL": "https://adaptoid.example.org/?x=1"}, "must be the site's address"),
+        ({"SITE_URL": "https://user@adaptoid.example.org"}, "must be the site's address"),
+        ({"SITE_URL": "https://adaptoid.example.org:port"}, "has a bad port"),
+    ],
+)
+def test_bad_mail_and_site_settings_are_refused_at_startup(
+    env: dict[str, str], message: str
+) -> None:
+    done = _manage("check", env=env)
+    assert done.returncode != 0
+    assert "ImproperlyConfigured" in done.stderr and message in done.stderr
+
+
+def test_mail_settings_from_the_environment() -> None:
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.EMAIL_USE_SSL,"
+        " s.EMAIL_HOST_USER, s.EMAIL_HOST_PASSWORD, s.EMAIL_TIMEOUT, s.SITE_URL);"
+        "print(s.DEFAULT_FROM_EMAIL)"
+    )
+
+    def shown(env: dict[str, str]) -> list[str]:
+        done = _manage("shell", "-c", code, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[-2:]
+
+    relay = {"EMAIL_HOST": "smtp.example.org", "EMAIL_HOST_USER": "u", "EMAIL_HOST_PASSWORD": "p"}
+    # Production sends over SMTP; the port follows the kind of TLS unless given.
+    assert shown({**PRODUCTION, **relay, "EMAIL_USE_TLS": "1"})[0].split() == [
+        "django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "587", "True",
+        "False", "u", "p", "10", "https://adaptoid.example.org",
+    ]  # fmt: skip
+    line = shown({**PRODUCTION, **relay, "EMAIL_USE_SSL": "on", "EMAIL_PORT": "2465",
+                  "DEFAULT_FROM_EMAIL": "Adaptoid <play@example.org>"})  # fmt: skip
+    assert line[0].split()[2:5] == ["2465", "False", "True"]
+    assert line[1] == "Adaptoid <play@example.org>"
+    assert shown({**PRODUCTION, **relay, "EMAIL_USE_SSL": "1"})[0].split()[2] == "465"
+    # Embedded: e-mails on the console, links to the local server.
+    embedded = shown({})[0].split()
+    assert embedded[0] == "django.core.mail.backends.console.EmailBackend"
+    assert embedded[-1] == "http://127.0.0.1:8000"
+
+
+@pytest.mark.parametrize(
     ("variable", "value", "message"),
     [
         ("DEBUG", "maybe", "not a boolean"),
@@ -81,6 +166,8 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("THROTTLE_TURNS", "abc", "is not a rate"),
         ("THROTTLE_TOKEN", "10/fortnight", "is not a rate"),
         ("THROTTLE_MESSAGES", "fast", "is not a rate"),
+        ("THROTTLE_EXPLORER", "60/fortnight", "is not a rate"),
+        ("THROTTLE_CONDITIONAL", "many", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
         ("AXES_ADDRESS_FAILURE_LIMIT", "5", "must be at least AXES_FAILURE_LIMIT=10"),
