@@ -53,7 +53,10 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["status", "format", "rated", "opening"]
     search_fields = ["name", "organiser__username"]
     list_select_related = ["organiser"]
-    readonly_fields = ["status", "current_round", "created", "started", "finished"]
+    readonly_fields = [
+        "status", "current_round", "created", "start_requested", "start_error", "started",
+        "finished",
+    ]  # fmt: skip
     raw_id_fields = ["organiser"]
     inlines = [ParticipantInline]
     actions = ["start_now"]
@@ -62,11 +65,11 @@ class TournamentAdmin(admin.ModelAdmin):
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
             try:
-                services.start_tournament(tournament=tournament, by=request.user)
+                services.request_start(tournament=tournament, by=request.user)
             except DomainError as exc:
                 self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, _("%(t)s started.") % {"t": tournament})
+                self.message_user(request, _("%(t)s is starting.") % {"t": tournament})
 
 
 class ByeRequestInline(admin.TabularInline):
