@@ -432,6 +432,43 @@ class TrfImport(models.Model):
         verbose_name_plural = _("TRF imports")
 
 
+class SeatInvitation(models.Model):
+    """A TRF import asked to match players to accounts, and a player's name is an
+    account's: that account's owner is asked whether it is them.  The place stays the
+    imported player's (``Name@imported``) until the owner accepts; then the account
+    takes it (the results so far and the next pairings: tournaments.trf_import).
+    Nobody is put in a tournament without their own click."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    participant = models.OneToOneField(
+        Participant, on_delete=models.CASCADE, related_name="invitation"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_invitations",
+        verbose_name=_("invited account"),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    answered = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("invitation to an imported place")
+        verbose_name_plural = _("invitations to imported places")
+        indexes = [models.Index(fields=["user", "status"], name="seat_invitation_user_status")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} → {self.participant}"
+
+
 # --- Championship leagues (tournaments.leagues) -----------------------------------------
 
 

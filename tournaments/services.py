@@ -733,6 +733,12 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         if claimed != 1:
             return None
         tournament.current_round = round_number
+        if tournament.format == Tournament.Format.SWISS:
+            from tournaments.trf_import import take_accepted_places
+
+            # An imported player's place that its account accepted while a game of it
+            # was on: the previous round is over now (only imports have invitations).
+            take_accepted_places(tournament)
         participants = {p.seed: p for p in tournament.participants.select_related("user")}
         half_point_byes: list[int] = []  # seeds that asked to sit this round out
         if tournament.is_round_robin:
