@@ -25,6 +25,7 @@ from tournaments.models import (
     Participant,
     Round,
     Season,
+    SeatInvitation,
     Tournament,
     TrfImport,
 )
@@ -147,6 +148,19 @@ class TrfImportAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # uploads go through the import page or the API (and its job)
+
+
+@admin.register(SeatInvitation)
+class SeatInvitationAdmin(admin.ModelAdmin):
+    list_display = ["participant", "user", "status", "created", "answered"]
+    list_filter = ["status"]
+    list_select_related = ["participant__tournament", "participant__user", "user"]
+    search_fields = ["user__username", "participant__tournament__name"]
+    # Sent by a TRF import, answered by the invited account only (trf_import.answer_invitation).
+    readonly_fields = ["participant", "user", "status", "created", "answered"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(ForbiddenPair)

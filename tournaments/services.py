@@ -589,7 +589,7 @@ def open_tournament(tournament: Tournament) -> None:
     tournament.start_error = ""
     tournament.save(update_fields=["rounds", "status", "started", "current_round", "start_error"])
     for participant in players:
-        _notify(
+        notify_player(
             participant.user,
             "tournament_started",
             params={"tournament": tournament.name},
@@ -823,7 +823,7 @@ def create_round(
     return round_
 
 
-def _notify(user: Any, kind: str, **options: Any) -> None:
+def notify_player(user: Any, kind: str, **options: Any) -> None:
     """Tell a player through the notifications app (site, and email unless a bot)."""
     if not apps.is_installed("notifications"):
         return
@@ -837,7 +837,7 @@ def announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> 
         if row.game is None or row.black is None:
             continue  # byes and forfeits: nobody has to play
         for me, opponent in ((row.white, row.black), (row.black, row.white)):
-            _notify(
+            notify_player(
                 me.user,
                 "round_paired",
                 game=row.game,

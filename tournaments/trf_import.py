@@ -218,10 +218,8 @@ def _invite(job: TrfImport, tournament: Tournament, invited: dict[Participant, A
     invitations = SeatInvitation.objects.bulk_create(
         SeatInvitation(participant=seat, user=account) for seat, account in invited.items()
     )
-    from tournaments.services import _notify
-
     for invitation in invitations:
-        _notify(
+        services.notify_player(
             invitation.user,
             "tournament_invitation",
             params={

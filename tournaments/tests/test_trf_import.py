@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games.models import Game
@@ -267,3 +268,15 @@ def test_real_worker_imports_and_pairs_the_next_round(celery_worker_process) -> 
         raise AssertionError(celery_worker_process.log()[-4000:])
     assert job.status == "done"
     assert len(open_games(tournament)) == 3  # 7 players, Eve's half-point bye: 3 games
+
+
+def test_the_admin_shows_invitations_and_cannot_answer_them(client) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_user("Ann")
+    _state, text = _played_trf()
+    _run(organiser, text, match_users=True)
+    (invitation,) = SeatInvitation.objects.filter(user=ann)
+    client.force_login(get_user_model().objects.create_superuser("su"))
+    assert "Ann@imported" in client.get("/admin/tournaments/seatinvitation/").content.decode()
+    page = client.get(f"/admin/tournaments/seatinvitation/{invitation.pk}/change/")
+    assert page.status_code == 200 and 'name="status"' not in page.content.decode()
