@@ -179,6 +179,8 @@ def main() -> int:
         if worker is not None:
             worker.terminate()
             worker.wait(30)
+        else:
+            purge(["tournaments", "email"])  # start jobs nobody will run
     worst = max(answers)
     verdict = "met" if worst < ANSWER_TARGET else "MISSED"
     print(f"slowest answer {worst:.3f} s, target < {ANSWER_TARGET} s: {verdict}")
