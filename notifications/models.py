@@ -26,6 +26,8 @@ class Kind(models.TextChoices):
     CHALLENGE = "challenge", _("Challenge received")
     TOURNAMENT_STARTED = "tournament_started", _("Tournament started")
     ROUND_PAIRED = "round_paired", _("New round paired")
+    # A TRF import named a player as this account is named (tournaments.SeatInvitation).
+    TOURNAMENT_INVITATION = "tournament_invitation", _("Invitation to a tournament")
     AUTO_VACATION = "auto_vacation", _("Vacation day used")
     MESSAGE = "message", _("New message")
 
@@ -41,6 +43,10 @@ MESSAGES: dict[str, Any] = {
     Kind.TOURNAMENT_STARTED: _("The tournament %(tournament)s has started."),
     Kind.ROUND_PAIRED: _(
         "Round %(round)s of %(tournament)s is paired: you play %(opponent)s (game #%(game)s)."
+    ),
+    Kind.TOURNAMENT_INVITATION: _(
+        "%(organiser)s imported the tournament %(tournament)s, in which %(name)s plays. "
+        "If that is you, you may take the place."
     ),
     Kind.AUTO_VACATION: _(
         "Your clock ran out in game #%(game)s: a vacation day was spent instead of losing "

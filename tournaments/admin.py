@@ -25,6 +25,7 @@ from tournaments.models import (
     Participant,
     Round,
     Season,
+    SeatInvitation,
     Tournament,
     TrfImport,
 )
@@ -53,7 +54,10 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["status", "format", "rated", "opening"]
     search_fields = ["name", "organiser__username"]
     list_select_related = ["organiser"]
-    readonly_fields = ["status", "current_round", "created", "started", "finished"]
+    readonly_fields = [
+        "status", "current_round", "created", "start_requested", "start_error", "started",
+        "finished",
+    ]  # fmt: skip
     raw_id_fields = ["organiser"]
     inlines = [ParticipantInline]
     actions = ["start_now"]
@@ -62,11 +66,11 @@ class TournamentAdmin(admin.ModelAdmin):
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
             try:
-                services.start_tournament(tournament=tournament, by=request.user)
+                services.request_start(tournament=tournament, by=request.user)
             except DomainError as exc:
                 self.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, _("%(t)s started.") % {"t": tournament})
+                self.message_user(request, _("%(t)s is starting.") % {"t": tournament})
 
 
 class ByeRequestInline(admin.TabularInline):
@@ -144,6 +148,19 @@ class TrfImportAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # uploads go through the import page or the API (and its job)
+
+
+@admin.register(SeatInvitation)
+class SeatInvitationAdmin(admin.ModelAdmin):
+    list_display = ["participant", "user", "status", "created", "answered"]
+    list_filter = ["status"]
+    list_select_related = ["participant__tournament", "participant__user", "user"]
+    search_fields = ["user__username", "participant__tournament__name"]
+    # Sent by a TRF import, answered by the invited account only (trf_import.answer_invitation).
+    readonly_fields = ["participant", "user", "status", "created", "answered"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(ForbiddenPair)

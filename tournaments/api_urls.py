@@ -59,6 +59,17 @@ urlpatterns = [
     ),
     path("tournament-imports", arbiter.TrfImportsView.as_view(), name="imports"),
     path("tournament-imports/<int:import_id>", arbiter.TrfImportView.as_view(), name="import"),
+    path("tournament-invitations", arbiter.SeatInvitationsView.as_view(), name="invitations"),
+    path(
+        "tournament-invitations/<int:invitation_id>/accept",
+        arbiter.SeatInvitationAcceptView.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "tournament-invitations/<int:invitation_id>/decline",
+        arbiter.SeatInvitationDeclineView.as_view(),
+        name="invitation-decline",
+    ),
     # Knockout cups and championship leagues (tournaments.knockout, tournaments.leagues).
     path("tournaments/<int:tournament_id>/bracket", formats.BracketView.as_view(), name="bracket"),
     path("leagues", formats.LeaguesView.as_view(), name="leagues"),

@@ -298,7 +298,7 @@ def set_arbiter_options(
             raise errors.NotOrganiser()
         if tournament.format != Tournament.Format.SWISS:
             raise errors.WrongTournamentState(_("Only a Swiss has these arbiter options."))
-        if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        if tournament.is_over:
             raise errors.WrongTournamentState(_("The tournament is over."))
         if arbiter_publishes is not None:
             tournament.arbiter_publishes = arbiter_publishes
@@ -319,7 +319,7 @@ def _forbidden_pair_allowed(tournament: Tournament, by: AbstractBaseUser) -> Tou
         raise errors.WrongTournamentState(
             _("Only a Swiss pairs by forbidden pairs: a round robin's tables are fixed.")
         )
-    if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+    if tournament.is_over:
         raise errors.WrongTournamentState(_("The tournament is over."))
     return tournament
 

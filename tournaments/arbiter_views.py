@@ -1,4 +1,5 @@
-"""Arbiter control pages: the draft round, forbidden pairs and options, TRF imports.
+"""Arbiter control pages: the draft round, forbidden pairs and options, TRF imports and
+the invitations they send.
 
 Views parse and format; every change goes through tournaments.arbiter / trf_import and a
 refusal becomes a message in words.  No script (strict CSP): plain forms.
@@ -176,4 +177,32 @@ def import_status(request: HttpRequest, import_id: int) -> HttpResponse:
         request,
         "tournaments/import_status.html",
         {"job": job, "error": translate_trf_error(job.error)},
+    )
+
+
+@login_required
+def invitations_page(request: HttpRequest) -> HttpResponse:
+    """The signed-in account's invitations to imported places, answered with a click."""
+    if request.method == "POST":
+        answer = request.POST.get("answer")
+        try:
+            if answer not in ("accept", "decline"):
+                raise errors.InvalidTournament(_("Answer accept or decline."))
+            invitation = trf_import.answer_invitation(
+                invitation_id=_number(request, "invitation") or 0,
+                user=request.user,
+                accept=answer == "accept",
+            )
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
+        else:
+            if invitation.status == invitation.Status.ACCEPTED:
+                messages.success(request, _("You have taken the place."))
+            else:
+                messages.success(request, _("Declined: the place stays the imported player's."))
+        return redirect("tournaments:invitations")
+    return render(
+        request,
+        "tournaments/invitations.html",
+        {"invitations": trf_import.invitations_of(request.user)},
     )

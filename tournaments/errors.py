@@ -96,6 +96,13 @@ class InvalidImport(InvalidInput):
     code = "invalid_trf"
 
 
+class NoInvitation(DomainError):
+    """No invitation of that number for this account (someone else's is none either)."""
+
+    code = "not_found"
+    default_message = _("You have no such invitation.")
+
+
 HTTP_STATUS: dict[type[DomainError], int] = {
     NotOrganiser: 403,
     CannotOrganise: 403,
@@ -112,4 +119,5 @@ HTTP_STATUS: dict[type[DomainError], int] = {
     NoDraftRound: 409,
     InvalidDraftEdit: 400,
     InvalidImport: 400,
+    NoInvitation: 404,
 }

@@ -51,6 +51,10 @@ class Tournament(TimeControlFields):
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")
+        # Registration closed by the organiser's start; the start job (tournaments.tasks)
+        # ranks the players and pairs round 1, or puts it back in registration with a
+        # reason (start_error).
+        STARTING = "starting", _("Starting")
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
@@ -140,6 +144,11 @@ class Tournament(TimeControlFields):
     # with UPDATE … WHERE current_round = n: a round is paired exactly once.
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # When the start was asked for: the heartbeat queues the start job again if it is
+    # still "starting" long after (its message lost).
+    start_requested = models.DateTimeField(_("start requested"), null=True, blank=True)
+    # Why the last start failed (the start job's refusal, in English; shown translated).
+    start_error = models.CharField(_("start error"), max_length=300, blank=True)
     started = models.DateTimeField(_("started"), null=True, blank=True)
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -174,6 +183,11 @@ class Tournament(TimeControlFields):
         if self.format != self.Format.SWISS or not self.late_entries or not self.rounds:
             return 0
         return (self.rounds + 1) // 2
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or cancelled: nothing about it changes any more."""
+        return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
     @property
     def is_round_robin(self) -> bool:
@@ -416,6 +430,43 @@ class TrfImport(models.Model):
         ordering = ["-created", "-id"]
         verbose_name = _("TRF import")
         verbose_name_plural = _("TRF imports")
+
+
+class SeatInvitation(models.Model):
+    """A TRF import asked to match players to accounts, and a player's name is an
+    account's: that account's owner is asked whether it is them.  The place stays the
+    imported player's (``Name@imported``) until the owner accepts; then the account
+    takes it (the results so far and the next pairings: tournaments.trf_import).
+    Nobody is put in a tournament without their own click."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    participant = models.OneToOneField(
+        Participant, on_delete=models.CASCADE, related_name="invitation"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_invitations",
+        verbose_name=_("invited account"),
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    answered = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = _("invitation to an imported place")
+        verbose_name_plural = _("invitations to imported places")
+        indexes = [models.Index(fields=["user", "status"], name="seat_invitation_user_status")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} → {self.participant}"
 
 
 # --- Championship leagues (tournaments.leagues) -----------------------------------------

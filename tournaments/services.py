@@ -34,9 +34,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import Profile
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
@@ -317,8 +317,8 @@ def withdraw(*, tournament: Tournament, user: AbstractBaseUser) -> Participant |
         participant = Participant.objects.filter(tournament=tournament, user=user).first()
         if participant is None:
             raise errors.NotJoined()
-        if tournament.status == Tournament.Status.REGISTRATION:
-            participant.delete()
+        if tournament.status in (Tournament.Status.REGISTRATION, Tournament.Status.STARTING):
+            participant.delete()  # not ranked yet (the start job ranks who is left)
             return None
         if tournament.status != Tournament.Status.RUNNING:
             raise errors.WrongTournamentState(_("The tournament is over."))
@@ -362,7 +362,7 @@ def _bye_refusal(
     the question is whether a request may be taken back."""
     if tournament.half_point_byes == 0:  # a round robin, or none offered
         return errors.ByeRefused(_("This tournament has no half-point byes."))
-    if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+    if tournament.is_over:
         return errors.WrongTournamentState(_("The tournament is over."))
     if participant.withdrawn is not None:
         return errors.ByeRefused(_("You have withdrawn from this tournament."))
@@ -451,7 +451,7 @@ def set_absent(
             raise errors.WrongTournamentState(
                 _("Only a Swiss leaves absent players out; in a cup, withdraw them.")
             )
-        if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
+        if tournament.is_over:
             raise errors.WrongTournamentState(_("The tournament is over."))
         Participant.objects.filter(pk=participant.pk, tournament=tournament).update(absent=absent)
         participant.refresh_from_db()
@@ -495,58 +495,148 @@ def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -
 # --- Start, rounds, end ----------------------------------------------------------------------
 
 
+# A start job still "starting" this long after it was asked for has lost its message (the
+# job itself ends within its hard time limit, 15 minutes: tournaments.tasks.PAIRING): the
+# heartbeat queues it again.
+LOST_START_AFTER = datetime.timedelta(minutes=20)
+# Why a start job failed, when it was no refusal of the rules (a bug, a time limit): stored
+# in English, shown translated.
+START_FAILED = gettext_noop("Starting the tournament failed (the error is logged); try again.")
+
+
+def _require_startable(tournament: Tournament) -> None:
+    """The cheap checks of a start, on the locked row: the state and two players."""
+    if tournament.status == Tournament.Status.STARTING:
+        raise errors.WrongTournamentState(_("The tournament is already starting."))
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise errors.WrongTournamentState(_("The tournament has already started."))
+    if tournament.participants.count() < 2:
+        raise errors.NotEnoughPlayers()
+
+
+def request_start(
+    *, tournament: Tournament | int, by: AbstractBaseUser | None = None
+) -> Tournament:
+    """Start a tournament as a request (the page's button, the API, the admin) or the
+    scheduler does: only the cheap checks (the organiser, the state, two players), then
+    registration closes ("starting") and the start job (:func:`run_start`) is queued at
+    the commit; it ranks the players, tells them and pairs round 1.  ``by`` is the user
+    asking (must organise it); None is the scheduler.  The answer does not wait for any
+    of that, whatever the field's size."""
+    with transaction.atomic():
+        tournament = locked_tournament(tournament)
+        if by is not None:
+            require_manager(by, tournament)
+        _require_startable(tournament)
+        tournament.status = Tournament.Status.STARTING
+        tournament.start_requested = timezone.now()
+        tournament.start_error = ""
+        tournament.save(update_fields=["status", "start_requested", "start_error"])
+        from tournaments.tasks import start_tournament_task
+
+        start_tournament_task.delay(tournament.pk)
+    return tournament
+
+
 def start_tournament(
     *, tournament: Tournament | int, by: AbstractBaseUser | None = None, pair_now: bool = True
 ) -> Tournament:
-    """Give starting ranks (rating, then name) and pair round 1 (all rounds if all at once).
+    """Start at once, in the caller's transaction: give starting ranks and pair round 1
+    (all rounds if all at once).  For jobs and tests; a request calls
+    :func:`request_start` instead.
 
-    ``by`` is the user asking (must organise it); None is the scheduler.  With
-    ``pair_now=False`` (a web request: pairing a big field and creating its games takes
-    seconds) the pairing is a job, ``pair_opening_rounds``, queued at the commit; the
-    tournament is running from now on, with round 0 until the job is done.
+    ``by`` is the user asking (must organise it); None is a job.  With
+    ``pair_now=False`` (a league's season job starting its divisions) the pairing is
+    another job, ``pair_opening_rounds``, queued at the commit.
     """
     with transaction.atomic():
         tournament = locked_tournament(tournament)
         if by is not None:
             require_manager(by, tournament)
-        if tournament.status != Tournament.Status.REGISTRATION:
-            raise errors.WrongTournamentState(_("The tournament has already started."))
-        players = list(
-            tournament.participants.select_related("user__profile").order_by("joined", "id")
-        )
-        if len(players) < 2:
-            raise errors.NotEnoughPlayers()
-        for participant in players:
-            # The rating at the start decides the initial order (C.04.2: rating, then name).
-            participant.rating = max(0, round(participant.user.profile.rating))
-        by_name = {p.user.get_username(): p for p in players}
-        for entry in pairing.assign_starting_ranks((name, p.rating) for name, p in by_name.items()):
-            by_name[entry.name].seed = entry.id
-        Participant.objects.bulk_update(players, ["seed", "rating"])
-        if tournament.is_round_robin:
-            double = tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
-            tournament.rounds = len(pairing.berger_rounds(len(players), double=double))
-        tournament.status = Tournament.Status.RUNNING
-        tournament.started = timezone.now()
-        tournament.current_round = 0
-        tournament.save(update_fields=["rounds", "status", "started", "current_round"])
-        for participant in players:
-            _notify(
-                participant.user,
-                "tournament_started",
-                params={"tournament": tournament.name},
-                url=tournament.get_absolute_url(),
-                dedupe_key=f"tournament_started:{tournament.pk}",
-            )
-        last = tournament.rounds if (tournament.is_round_robin and tournament.all_at_once) else 1
+        _require_startable(tournament)
+        open_tournament(tournament)
+        last = opening_rounds(tournament)
         if pair_now:
-            pair_opening_rounds(tournament_id=tournament.pk, last=last or 0)
+            pair_opening_rounds(tournament_id=tournament.pk, last=last)
         else:
             from tournaments.tasks import pair_opening_rounds_task
 
-            pair_opening_rounds_task.delay(tournament.pk, last or 0)
+            pair_opening_rounds_task.delay(tournament.pk, last)
     tournament.refresh_from_db()
     return tournament
+
+
+def open_tournament(tournament: Tournament) -> None:
+    """The start's first step, on the locked row (registration or starting → running):
+    starting ranks (rating at the start, then name), a round robin's number of rounds,
+    every player told.  Round 1 is paired after its commit."""
+    players = list(tournament.participants.select_related("user__profile").order_by("joined", "id"))
+    if len(players) < 2:  # players withdrew while the tournament was starting
+        raise errors.NotEnoughPlayers()
+    for participant in players:
+        # The rating at the start decides the initial order (C.04.2: rating, then name).
+        participant.rating = max(0, round(participant.user.profile.rating))
+    by_name = {p.user.get_username(): p for p in players}
+    for entry in pairing.assign_starting_ranks((name, p.rating) for name, p in by_name.items()):
+        by_name[entry.name].seed = entry.id
+    Participant.objects.bulk_update(players, ["seed", "rating"])
+    if tournament.is_round_robin:
+        double = tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
+        tournament.rounds = len(pairing.berger_rounds(len(players), double=double))
+    tournament.status = Tournament.Status.RUNNING
+    tournament.started = timezone.now()
+    tournament.current_round = 0
+    tournament.start_error = ""
+    tournament.save(update_fields=["rounds", "status", "started", "current_round", "start_error"])
+    for participant in players:
+        notify_player(
+            participant.user,
+            "tournament_started",
+            params={"tournament": tournament.name},
+            url=tournament.get_absolute_url(),
+            dedupe_key=f"tournament_started:{tournament.pk}",
+            profile=participant.user.profile,
+        )
+
+
+def opening_rounds(tournament: Tournament) -> int:
+    """How many rounds the start pairs: every round of an all-at-once round robin, else 1."""
+    if tournament.is_round_robin and tournament.all_at_once:
+        return tournament.rounds or 0
+    return 1
+
+
+def run_start(*, tournament_id: int) -> str:
+    """The start job: rank the players of a "starting" tournament, then pair its opening
+    round(s), each exactly once.  Returns ``"started"``; ``"refused"`` when it cannot
+    start (back in registration, the reason in ``start_error`` for the organiser);
+    ``"idle"`` when there is nothing to do.  A redelivered job finds the tournament
+    running and only pairs what is not paired yet."""
+    try:
+        with transaction.atomic():
+            tournament = locked_tournament(tournament_id)
+            if tournament.status == Tournament.Status.STARTING:
+                open_tournament(tournament)
+            elif tournament.status != Tournament.Status.RUNNING:
+                return "idle"
+    except DomainError as refusal:
+        with translation.override("en"):  # stored in English, translated when shown
+            start_failed(tournament_id=tournament_id, reason=str(refusal.message))
+        return "refused"
+    pair_opening_rounds(tournament_id=tournament_id, last=opening_rounds(tournament))
+    return "started"
+
+
+def start_failed(*, tournament_id: int, reason: str = START_FAILED) -> bool:
+    """A start job could not start the tournament: back in registration (the organiser
+    sees ``reason`` and may start it again).  Only a tournament still "starting": one
+    whose players are ranked is running, and the heartbeat pairs its round 1."""
+    return (
+        Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.STARTING).update(
+            status=Tournament.Status.REGISTRATION, start_requested=None, start_error=reason[:300]
+        )
+        == 1
+    )
 
 
 def pair_opening_rounds(*, tournament_id: int, last: int) -> int:
@@ -560,7 +650,8 @@ def pair_opening_rounds(*, tournament_id: int, last: int) -> int:
 
 
 def start_due_tournaments(now: datetime.datetime | None = None) -> list[int]:
-    """Start tournaments whose time has come; cancel those without enough players."""
+    """Start tournaments whose time has come (their start jobs are queued); cancel those
+    without enough players."""
     now = now or timezone.now()
     started = []
     due = Tournament.objects.filter(
@@ -568,7 +659,7 @@ def start_due_tournaments(now: datetime.datetime | None = None) -> list[int]:
     ).values_list("pk", flat=True)
     for tournament_id in due:
         try:
-            start_tournament(tournament=tournament_id)
+            request_start(tournament=tournament_id)
             started.append(tournament_id)
         except errors.NotEnoughPlayers:
             Tournament.objects.filter(
@@ -578,6 +669,28 @@ def start_due_tournaments(now: datetime.datetime | None = None) -> list[int]:
         except errors.WrongTournamentState:
             pass  # started meanwhile by its organiser
     return started
+
+
+def requeue_lost_starts(now: datetime.datetime | None = None) -> list[int]:
+    """Queue the start job again for tournaments "starting" for longer than any start job
+    runs (its message was lost: the broker was down at the commit).  At most once per
+    ``LOST_START_AFTER`` each (the claim moves ``start_requested`` on); a job that was only
+    late finds the work done (:func:`run_start` is idempotent)."""
+    from tournaments.tasks import start_tournament_task
+
+    now = now or timezone.now()
+    stale = Q(start_requested__isnull=True) | Q(start_requested__lt=now - LOST_START_AFTER)
+    requeued = []
+    for tournament_id in Tournament.objects.filter(
+        stale, status=Tournament.Status.STARTING
+    ).values_list("pk", flat=True):
+        claimed = Tournament.objects.filter(
+            stale, pk=tournament_id, status=Tournament.Status.STARTING
+        ).update(start_requested=now)
+        if claimed:
+            start_tournament_task.delay(tournament_id)
+            requeued.append(tournament_id)
+    return requeued
 
 
 def unfinished_pairings(tournament_id: int, up_to_round: int) -> bool:
@@ -620,6 +733,12 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
         if claimed != 1:
             return None
         tournament.current_round = round_number
+        if tournament.format == Tournament.Format.SWISS:
+            from tournaments.trf_import import take_accepted_places
+
+            # An imported player's place that its account accepted while a game of it
+            # was on: the previous round is over now (only imports have invitations).
+            take_accepted_places(tournament)
         participants = {p.seed: p for p in tournament.participants.select_related("user")}
         half_point_byes: list[int] = []  # seeds that asked to sit this round out
         if tournament.is_round_robin:
@@ -704,7 +823,7 @@ def create_round(
     return round_
 
 
-def _notify(user: Any, kind: str, **options: Any) -> None:
+def notify_player(user: Any, kind: str, **options: Any) -> None:
     """Tell a player through the notifications app (site, and email unless a bot)."""
     if not apps.is_installed("notifications"):
         return
@@ -718,7 +837,7 @@ def announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> 
         if row.game is None or row.black is None:
             continue  # byes and forfeits: nobody has to play
         for me, opponent in ((row.white, row.black), (row.black, row.white)):
-            _notify(
+            notify_player(
                 me.user,
                 "round_paired",
                 game=row.game,

@@ -4,10 +4,12 @@ An organiser uploads a file (:func:`queue_import`); a job (:func:`run_import`) r
 with the pure reader (``tournaments.pairing.read_trf``: any problem names its line) and
 creates, in one transaction, a running Swiss:
 
-* players with their TRF starting ranks and ratings — matched to the account whose
-  username (or else unique display name) is the TRF name when the organiser asks
-  (``match_users``), else (and for a
-  name met twice) the imported name ``Name@imported`` (accounts.imported);
+* players with their TRF starting ranks and ratings, each the imported name
+  ``Name@imported`` (accounts.imported; a name met twice gets its rank added).  When the
+  organiser asks (``match_users``), the account whose username (or else unique display
+  name) is the TRF name is *invited* (:class:`SeatInvitation`, a notification): only its
+  owner's click puts it in the imported player's place (:func:`answer_invitation`) —
+  nobody is entered in a tournament, or paired, without consenting;
 * the played rounds as Round and Pairing rows with their result codes and no Game rows
   (what standings, tie-breaks, crosstables and the pairer read): games, forfeits, the
   pairing-allocated bye (``U``), half- and full-point byes (``H``/``F``); a zero-point
@@ -28,7 +30,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -41,6 +45,7 @@ from tournaments.models import (
     Pairing,
     Participant,
     Round,
+    SeatInvitation,
     Tournament,
     TrfImport,
 )
@@ -187,12 +192,14 @@ def _participants(
     User = get_user_model()
     taken: set[int] = set()
     rows = []
+    invited: dict[int, Any] = {}  # seed → the account asked whether it is that player
     for player in state.players:
-        user = None
         if job.match_users:
-            user = _account_named(User, player.name)
-        if user is None or user.pk in taken:
-            user = imported_player(player.name)
+            account = _account_named(User, player.name)
+            if account is not None and account.pk not in taken:
+                invited[player.id] = account
+                taken.add(account.pk)  # one invitation per account
+        user = imported_player(player.name)
         if user.pk in taken:  # the same name twice: tell them apart by rank
             user = imported_player(f"{player.name} ({player.id})")
         taken.add(user.pk)
@@ -200,7 +207,29 @@ def _participants(
             Participant(tournament=tournament, user=user, seed=player.id, rating=player.rating)
         )
     Participant.objects.bulk_create(rows)
-    return {p.seed: p for p in Participant.objects.filter(tournament=tournament) if p.seed}
+    participants = {p.seed: p for p in Participant.objects.filter(tournament=tournament) if p.seed}
+    _invite(job, tournament, {participants[seed]: account for seed, account in invited.items()})
+    return participants
+
+
+def _invite(job: TrfImport, tournament: Tournament, invited: dict[Participant, Any]) -> None:
+    """Ask each matched account whether it is the imported player (a notification with
+    the link to answer; after the import's commit)."""
+    invitations = SeatInvitation.objects.bulk_create(
+        SeatInvitation(participant=seat, user=account) for seat, account in invited.items()
+    )
+    for invitation in invitations:
+        services.notify_player(
+            invitation.user,
+            "tournament_invitation",
+            params={
+                "organiser": job.organiser.get_username(),
+                "tournament": tournament.name,
+                "name": invitation.participant.user.profile.display_name,
+            },
+            url=reverse("tournaments:invitations"),
+            dedupe_key=f"tournament_invitation:{invitation.pk}",
+        )
 
 
 def _account_named(User: Any, name: str) -> Any:
@@ -251,3 +280,75 @@ def _rounds(
             for number, (seed, outcome) in enumerate(byes, len(rows) + 1)
         ]
         Pairing.objects.bulk_create(rows)
+
+
+# --- Invitations to imported places ---------------------------------------------------------
+
+
+def invitations_of(user: AbstractBaseUser) -> list[SeatInvitation]:
+    """The account's invitations, newest first, with what a page or the API shows."""
+    return list(
+        SeatInvitation.objects.filter(user=user).select_related(
+            "participant__tournament__organiser", "participant__user__profile"
+        )
+    )
+
+
+def answer_invitation(
+    *, invitation_id: int, user: AbstractBaseUser, accept: bool
+) -> SeatInvitation:
+    """The invited account's answer.  Accepted, the account takes the imported player's
+    place: at once when that place has no game on, else when the next round is paired
+    (:func:`take_accepted_places`: a game that started under the imported name ends
+    under it).  Declined, the place stays the imported name's.  The same answer twice
+    changes nothing; another answer is refused."""
+    mine = SeatInvitation.objects.filter(pk=invitation_id, user=user)
+    tournament_id = mine.values_list("participant__tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise errors.NoInvitation()
+    answer = SeatInvitation.Status.ACCEPTED if accept else SeatInvitation.Status.DECLINED
+    with transaction.atomic():
+        # The pairing of a round (which takes accepted places) waits for us, or we for it.
+        tournament = services.locked_tournament(tournament_id)
+        invitation = mine.select_for_update().select_related("participant").get()
+        if invitation.status == answer:
+            return invitation
+        if invitation.status != SeatInvitation.Status.PENDING:
+            raise errors.WrongTournamentState(_("This invitation has already been answered."))
+        if accept and tournament.status == Tournament.Status.CANCELLED:
+            raise errors.WrongTournamentState(_("The tournament was cancelled."))
+        if accept and Participant.objects.filter(tournament=tournament, user=user).exists():
+            raise errors.AlreadyJoined()
+        invitation.status = answer
+        invitation.answered = timezone.now()
+        invitation.save(update_fields=["status", "answered"])
+        if accept:
+            take_accepted_places(tournament)
+    return invitation
+
+
+def take_accepted_places(tournament: Tournament) -> list[int]:
+    """Put each account that accepted its invitation in its imported player's place,
+    unless a game of that place is on (it then waits for the next pairing, which calls
+    this again).  Inside the caller's transaction, the tournament row locked.  Returns
+    the places taken now."""
+    waiting = (
+        SeatInvitation.objects.filter(
+            participant__tournament=tournament, status=SeatInvitation.Status.ACCEPTED
+        )
+        .exclude(participant__user=F("user"))
+        .select_related("participant")
+    )
+    taken = []
+    for invitation in waiting:
+        seat = invitation.participant
+        if Pairing.objects.filter(Q(white=seat) | Q(black=seat), white_outcome="").exists():
+            continue
+        try:
+            with transaction.atomic():
+                Participant.objects.filter(pk=seat.pk).update(user=invitation.user)
+        except IntegrityError:  # the account is in the tournament already
+            logger.info("invitation %s: the account already plays", invitation.pk)
+            continue
+        taken.append(seat.pk)
+    return taken

@@ -11,6 +11,7 @@ urlpatterns = [
     path("new/", views.tournament_create, name="create"),
     path("import/", arbiter_views.import_page, name="import"),
     path("imports/<int:import_id>/", arbiter_views.import_status, name="import-status"),
+    path("invitations/", arbiter_views.invitations_page, name="invitations"),
     path("<int:tournament_id>/draft/", arbiter_views.draft_page, name="draft"),
     path("<int:tournament_id>/arbiter/", arbiter_views.arbiter_page, name="arbiter"),
     path("<int:tournament_id>/", views.tournament_detail, name="detail"),

@@ -112,10 +112,8 @@ def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> 
             _("Withdrawn."),
         ),
         "start": (
-            lambda: services.start_tournament(
-                tournament=tournament, by=request.user, pair_now=False
-            ),
-            _("The tournament has started: round 1 is being paired."),
+            lambda: services.request_start(tournament=tournament, by=request.user),
+            _("The tournament is starting: its players are ranked and round 1 paired."),
         ),
         "bye": (
             lambda: services.request_bye(

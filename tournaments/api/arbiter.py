@@ -1,4 +1,5 @@
-"""Arbiter control API: draft rounds, forbidden pairs, arbiter options, TRF imports.
+"""Arbiter control API: draft rounds, forbidden pairs, arbiter options, TRF imports and
+the invitations to imported places they send.
 
 Parsing and formatting only: the rules are tournaments.arbiter and tournaments.trf_import.
 """
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from tournaments import arbiter, errors, services, trf_import
 from tournaments.api.serializers import TournamentDetailSerializer
 from tournaments.api.views import TAGS, _detail, _errors, _tournament
-from tournaments.models import DraftRound, Participant, Tournament, TrfImport
+from tournaments.models import DraftRound, Participant, SeatInvitation, Tournament, TrfImport
 
 # --- Shapes -----------------------------------------------------------------------------------
 
@@ -77,7 +78,11 @@ class TrfImportRequestSerializer(serializers.Serializer):
     file = serializers.FileField(help_text=_("A TRF-16 file (multipart upload)."))
     name = serializers.CharField(required=False, allow_blank=True, max_length=120)
     match_users = serializers.BooleanField(
-        default=False, help_text=_("Match TRF names to existing usernames.")
+        default=False,
+        help_text=_(
+            "Invite the accounts whose username (or display name) is a player's name: "
+            "each takes the imported place only after accepting."
+        ),
     )
     arbiter_publishes = serializers.BooleanField(default=False)
 
@@ -92,6 +97,30 @@ class TrfImportSerializer(serializers.ModelSerializer):
             "tournament", "created", "finished",
         ]  # fmt: skip
         read_only_fields = fields
+
+
+class SeatInvitationSerializer(serializers.ModelSerializer):
+    tournament = serializers.IntegerField(source="participant.tournament_id")
+    tournament_name = serializers.CharField(source="participant.tournament.shown_name")
+    organiser = serializers.CharField(source="participant.tournament.organiser.username")
+    seed = serializers.IntegerField(source="participant.seed")
+    place_taken = serializers.SerializerMethodField(
+        help_text=_(
+            "True once the account plays in the place (accepted while a game under the "
+            "imported name was on: from the next round)."
+        )
+    )
+
+    class Meta:
+        model = SeatInvitation
+        fields = [
+            "id", "tournament", "tournament_name", "organiser", "seed", "status",
+            "place_taken", "created", "answered",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    def get_place_taken(self, invitation: SeatInvitation) -> bool:
+        return invitation.participant.user_id == invitation.user_id
 
 
 def draft_payload(tournament: Tournament, draft: DraftRound) -> dict[str, Any]:
@@ -381,3 +410,73 @@ class TrfImportView(APIView):
                 status=status.HTTP_404_NOT_FOUND,
             )
         return Response(TrfImportSerializer(job).data)
+
+
+# --- Invitations to imported places ------------------------------------------------------------
+
+
+class SeatInvitationsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="my_tournament_invitations",
+        tags=TAGS,
+        description=(
+            "The signed-in account's invitations to places in imported tournaments "
+            "(a TRF import with `match_users` named a player as the account is named)."
+        ),
+        responses={200: SeatInvitationSerializer(many=True), **_errors(e401="Not authenticated")},
+    )
+    def get(self, request: Request) -> Response:
+        invitations = trf_import.invitations_of(request.user)
+        return Response(SeatInvitationSerializer(invitations, many=True).data)
+
+
+_ANSWER_ERRORS = _errors(
+    e401="Not authenticated",
+    e404="`not_found`: no such invitation of this account",
+    e409="`wrong_state` (answered otherwise already, or the tournament was cancelled), "
+    "`already_joined`",
+)
+
+
+def _answer(request: Request, invitation_id: int, *, accept: bool) -> Response:
+    invitation = trf_import.answer_invitation(
+        invitation_id=invitation_id, user=request.user, accept=accept
+    )
+    shown = SeatInvitation.objects.select_related("participant__tournament__organiser").get(
+        pk=invitation.pk
+    )
+    return Response(SeatInvitationSerializer(shown).data)
+
+
+class SeatInvitationAcceptView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="accept_tournament_invitation",
+        tags=TAGS,
+        request=None,
+        description=(
+            "Take the imported place: its results become the account's and it is paired "
+            "from then on (at once, or from the next round if a game under the imported "
+            "name is on: `place_taken`)."
+        ),
+        responses={200: SeatInvitationSerializer, **_ANSWER_ERRORS},
+    )
+    def post(self, request: Request, invitation_id: int) -> Response:
+        return _answer(request, invitation_id, accept=True)
+
+
+class SeatInvitationDeclineView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="decline_tournament_invitation",
+        tags=TAGS,
+        request=None,
+        description="Not me: the place stays the imported player's.",
+        responses={200: SeatInvitationSerializer, **_ANSWER_ERRORS},
+    )
+    def post(self, request: Request, invitation_id: int) -> Response:
+        return _answer(request, invitation_id, accept=False)

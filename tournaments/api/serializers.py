@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -29,6 +30,12 @@ class TournamentSerializer(serializers.ModelSerializer):
         help_text=_("Swiss: the pairing rules in force (the package's RULES_VERSION).")
     )
     registration_open = serializers.SerializerMethodField()
+    start_error = serializers.SerializerMethodField(
+        help_text=_(
+            "Why the last start failed (the tournament is back in registration); empty "
+            "otherwise. While the start job runs, the status is starting."
+        )
+    )
     # The games' time control, as a challenge shows it (stored in seconds).
     increment_hours = serializers.IntegerField(
         source="time_control.increment_hours",
@@ -45,9 +52,13 @@ class TournamentSerializer(serializers.ModelSerializer):
             "max_players", "bye_points", "tiebreaks", "all_at_once", "allow_bots",
             "late_entries", "half_point_byes", "pairing_system", "pairing_rules", "tie_rule", "players",
             "rules_version", "registration_open", "created", "started", "finished",
-            "arbiter_publishes", "avoid_same_club",
+            "arbiter_publishes", "avoid_same_club", "start_error",
         ]  # fmt: skip
         read_only_fields = fields
+
+    def get_start_error(self, tournament: Tournament) -> str:
+        # Stored in English (a job wrote it), shown in the reader's language.
+        return gettext(tournament.start_error) if tournament.start_error else ""
 
     def get_bye_points(self, tournament: Tournament) -> str:
         return points_text(tournament.bye_points)
@@ -206,7 +217,7 @@ class TournamentFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=["upcoming", "running", "finished", "cancelled"],
         required=False,
-        help_text=_("upcoming = open for registration or scheduled."),
+        help_text=_("upcoming = open for registration, scheduled or starting."),
     )
 
 

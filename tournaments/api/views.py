@@ -58,7 +58,9 @@ def _detail(tournament_id: int, http_status: int = status.HTTP_200_OK) -> Respon
 
 def filter_by_status(queryset: QuerySet[Tournament], name: str | None) -> QuerySet[Tournament]:
     if name == "upcoming":
-        return queryset.filter(status=Tournament.Status.REGISTRATION)
+        return queryset.filter(
+            status__in=[Tournament.Status.REGISTRATION, Tournament.Status.STARTING]
+        )
     if name:
         return queryset.filter(status=name)
     return queryset
@@ -312,22 +314,22 @@ class StartView(APIView):
             202: OpenApiResponse(
                 s.TournamentDetailSerializer,
                 description=(
-                    "Started: status `running`; round 1 is paired by a job "
-                    "(`current_round` becomes 1, the round appears under `rounds/1`)"
+                    "Registration closed, status `starting`: a job ranks the players and "
+                    "pairs round 1 (status `running`, `current_round` 1, the round under "
+                    "`rounds/1`), or puts the tournament back in `registration` with the "
+                    "reason in `start_error`"
                 ),
             ),
             **_errors(
                 e401="Not authenticated",
                 e403="`not_organiser`",
                 e404="`not_found`",
-                e409="`wrong_state` (already started), `not_enough_players`",
+                e409="`wrong_state` (already starting or started), `not_enough_players`",
             ),
         },
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.start_tournament(
-            tournament=_tournament(tournament_id), by=request.user, pair_now=False
-        )
+        services.request_start(tournament=_tournament(tournament_id), by=request.user)
         return _detail(tournament_id, http_status=status.HTTP_202_ACCEPTED)
 
 

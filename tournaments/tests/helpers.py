@@ -84,6 +84,7 @@ def jobs_run_here() -> Iterator[None]:
 
 
 def start(organiser: Any, url: str) -> Any:
-    """POST {url}/start as the organiser; the pairing job it queues runs here."""
+    """POST {url}/start as the organiser (the answer says "starting"); the start job it
+    queues runs here, after the answer."""
     with jobs_run_here():
         return organiser.client.post(f"{url}/start")

@@ -172,5 +172,8 @@ def test_heartbeat_on_the_worker_starts_due_tournaments(celery_worker_process) -
     time.sleep(2.1)
     summary = tournament_heartbeat.delay().get(timeout=60)
     assert summary["started"] == [tournament.pk]
-    tournament.refresh_from_db()
-    assert tournament.status == Tournament.Status.RUNNING
+    # The heartbeat queued the start job; the worker runs it next.
+    _wait_for(
+        lambda: Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING,
+        celery_worker_process,
+    )

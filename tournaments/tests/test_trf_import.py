@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 
+from games.models import Game
+from notifications.models import Notification
 from tournaments import errors, pairing, selectors, trf_import
-from tournaments.models import ByeRequest, ForbiddenPair, Pairing, Tournament, TrfImport
+from tournaments.models import (
+    ByeRequest,
+    ForbiddenPair,
+    Pairing,
+    SeatInvitation,
+    Tournament,
+    TrfImport,
+)
 from tournaments.pairing import Outcome
 
 from .helpers import finish, jobs_run_here, make_user, open_games
@@ -56,19 +67,13 @@ def _run(organiser, text: str, **options) -> TrfImport:
 
 def test_import_keeps_players_rounds_and_results_and_pairs_the_next_round() -> None:
     organiser = make_user("orga", organiser=True)
-    ann = make_user("Ann")
-    cid = make_user("cid_the_player")
-    cid.profile.display_name = "Cid"
-    cid.profile.save()
     state, text = _played_trf()
-    job = _run(organiser, text, match_users=True)
+    job = _run(organiser, text)
     assert job.status == "done", job.error
     tournament = job.tournament
     assert tournament.name == "Club Open" and tournament.format == "swiss"
     assert tournament.rounds == 4 and tournament.status == Tournament.Status.RUNNING
     entries = {p.seed: p for p in tournament.participants.select_related("user")}
-    assert entries[1].user == ann  # matched by username
-    assert next(p.user for p in entries.values() if p.user.pk == cid.pk)  # by display name
     assert entries[2].user.username == "Bob@imported" and not entries[2].user.is_active
     # The boards read back as the file's rounds (what standings and the pairer see).
     imported = selectors.snapshot(tournament, rounds=2)
@@ -88,11 +93,112 @@ def test_import_keeps_players_rounds_and_results_and_pairs_the_next_round() -> N
     assert Tournament.objects.get(pk=tournament.pk).current_round == 4
 
 
+def _games_of(user) -> list[Game]:
+    return list(Game.objects.filter(Q(white=user) | Q(black=user)))
+
+
+def _places(tournament: Tournament) -> dict[int, str]:
+    return dict(tournament.participants.values_list("seed", "user__username"))
+
+
+def test_matched_accounts_are_invited_never_entered_or_paired_without_consent(
+    make_player,
+) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_player("Ann")  # matched by username
+    cid = make_player("cid_the_player")  # matched by display name
+    cid.user.profile.display_name = "Cid"
+    cid.user.profile.save()
+    _state, text = _played_trf()
+    job = _run(organiser, text, match_users=True)
+    assert job.status == "done", job.error
+    tournament = job.tournament
+    # Every place is an imported name, and round 3 was paired: no game for Ann or Cid.
+    assert all(name.endswith("@imported") for name in _places(tournament).values())
+    assert not tournament.participants.filter(user__in=[ann.user, cid.user]).exists()
+    assert tournament.current_round == 3
+    assert _games_of(ann.user) == [] and _games_of(cid.user) == []
+    # They are asked instead: a notification each, linking to their invitations.
+    (told,) = Notification.objects.filter(user=ann.user, kind="tournament_invitation")
+    assert "Club Open" in told.message and "Ann" in told.message
+    assert told.url == "/tournaments/invitations/"
+    listed = ann.client.get("/api/v1/tournament-invitations").json()
+    assert [(i["tournament"], i["seed"], i["status"]) for i in listed] == [
+        (tournament.pk, 1, "pending")
+    ]
+    assert [i["seed"] for i in cid.client.get("/api/v1/tournament-invitations").json()] == [3]
+
+
+def test_an_accepted_invitation_takes_the_place_from_the_next_round(make_player) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_player("Ann")
+    _state, text = _played_trf()
+    tournament = _run(organiser, text, match_users=True).tournament
+    (invitation,) = SeatInvitation.objects.filter(user=ann.user)
+    # Another account cannot answer it.
+    stranger = make_player("stranger")
+    refused = stranger.client.post(f"/api/v1/tournament-invitations/{invitation.pk}/accept")
+    assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
+
+    answer = ann.client.post(f"/api/v1/tournament-invitations/{invitation.pk}/accept")
+    assert answer.status_code == 200, answer.content
+    # The game of round 3 under the imported name goes on under it.
+    assert answer.json()["status"] == "accepted" and answer.json()["place_taken"] is False
+    assert _places(tournament)[1] == "Ann@imported"
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")  # round 4 is paired
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 4
+    assert _places(tournament)[1] == "Ann"
+    (board,) = Pairing.objects.filter(
+        Q(white__seed=1) | Q(black__seed=1), round__tournament=tournament, round__number=4
+    )
+    assert ann.user.pk in (board.game.white_id, board.game.black_id)
+    # Her results so far are the place's (what the standings read).
+    row = next(r for r in selectors.standings(tournament).rows if r.participant.seed == 1)
+    assert row.participant.user == ann.user and row.points > 0
+    again = ann.client.post(f"/api/v1/tournament-invitations/{invitation.pk}/accept")
+    assert again.json()["place_taken"] is True
+    declined = ann.client.post(f"/api/v1/tournament-invitations/{invitation.pk}/decline")
+    assert (declined.status_code, declined.json()["code"]) == (409, "wrong_state")
+
+
+def test_an_invitation_accepted_between_rounds_takes_the_place_at_once(client) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_user("Ann")
+    _state, text = _played_trf()
+    tournament = _run(organiser, text, match_users=True, arbiter_publishes=True).tournament
+    assert tournament.draft_round.number == 3  # no round on: nothing waits
+    client.force_login(ann)
+    page = client.get("/tournaments/invitations/")
+    assert "Club Open" in page.content.decode()
+    (invitation,) = SeatInvitation.objects.filter(user=ann)
+    client.post("/tournaments/invitations/", {"invitation": invitation.pk, "answer": "accept"})
+    assert _places(tournament)[1] == "Ann"
+
+
+def test_a_declined_invitation_leaves_the_imported_player_in_place(make_player) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_player("Ann")
+    _state, text = _played_trf()
+    tournament = _run(organiser, text, match_users=True).tournament
+    (invitation,) = SeatInvitation.objects.filter(user=ann.user)
+    answer = ann.client.post(f"/api/v1/tournament-invitations/{invitation.pk}/decline")
+    assert answer.json()["status"] == "declined"
+    with jobs_run_here():
+        for game in open_games(tournament):
+            finish(game, "1-0")
+    assert Tournament.objects.get(pk=tournament.pk).current_round == 4
+    assert _places(tournament)[1] == "Ann@imported"
+    assert _games_of(ann.user) == []
+
+
 def test_without_matching_every_player_is_an_imported_name() -> None:
     organiser = make_user("orga", organiser=True)
     make_user("Ann")
     _state, text = _played_trf()
     job = _run(organiser, text, name="Renamed", arbiter_publishes=True)
+    assert not SeatInvitation.objects.exists()
     assert job.status == "done"
     assert job.tournament.name == "Renamed"
     assert all(p.user.username.endswith("@imported") for p in job.tournament.participants.all())
@@ -162,3 +268,15 @@ def test_real_worker_imports_and_pairs_the_next_round(celery_worker_process) -> 
         raise AssertionError(celery_worker_process.log()[-4000:])
     assert job.status == "done"
     assert len(open_games(tournament)) == 3  # 7 players, Eve's half-point bye: 3 games
+
+
+def test_the_admin_shows_invitations_and_cannot_answer_them(client) -> None:
+    organiser = make_user("orga", organiser=True)
+    ann = make_user("Ann")
+    _state, text = _played_trf()
+    _run(organiser, text, match_users=True)
+    (invitation,) = SeatInvitation.objects.filter(user=ann)
+    client.force_login(get_user_model().objects.create_superuser("su"))
+    assert "Ann@imported" in client.get("/admin/tournaments/seatinvitation/").content.decode()
+    page = client.get(f"/admin/tournaments/seatinvitation/{invitation.pk}/change/")
+    assert page.status_code == 200 and 'name="status"' not in page.content.decode()

@@ -27,6 +27,7 @@ from notifications import services as notification_services
 from notifications.models import Kind
 from tournaments import leagues, pairing, trf_import
 from tournaments import services as tournament_services
+from tournaments.models import SeatInvitation
 from tournaments.tests.helpers import jobs_run_here, make_tournament, make_user
 from web.tests.failing_urls import FAILING_PATH
 
@@ -178,7 +179,8 @@ def _reset_link(user: Any) -> str:
 @pytest.fixture
 def world(db) -> dict[str, Any]:
     """Players, built-in bots, a finished and a running game, a round robin, a Swiss
-    tournament, a knockout cup (all started), a league, an import, notifications."""
+    tournament, a knockout cup (all started), a Swiss starting, a league, an import, an
+    invitation to an imported place, notifications."""
     ann = make_user("ann", organiser=True)
     players = [ann] + [make_user(name, rating=1600 - 10 * i) for i, name in enumerate("bcdef")]
     bots = bot_services.ensure_builtin_bots()
@@ -207,11 +209,16 @@ def world(db) -> dict[str, Any]:
         creator=ann, white=bots[0].username, black=bots[1].username, games=2, seconds_per_turn=1
     )
     waiting_file = trf_import.queue_import(organiser=ann, data=b"012 Waiting open\n")
+    starting = make_tournament(ann, players[:2], name="Harvest swiss", format="swiss")
+    tournament_services.request_start(tournament=starting, by=ann)
+    # An invitation to a place (as a TRF import with match_users sends), not answered.
+    seat = tournaments[1].participants.exclude(user=ann).first()
+    SeatInvitation.objects.create(participant=seat, user=ann)
     refused_file = trf_import.queue_import(organiser=ann, data=b"zzz 12345\n")
     trf_import.run_import(import_id=refused_file.pk)
     for kind in Kind.values:
         notification_services.notify(user=ann, kind=kind, game=finished, params={"name": "b"})
-    tournament_ids = [str(t.pk) for t in [*tournaments, open_one]]
+    tournament_ids = [str(t.pk) for t in [*tournaments, open_one, starting]]
     return {
         "viewer": ann,
         "game_id": [str(finished.pk), str(running.pk)],
