@@ -1,4 +1,5 @@
-"""Game events → notifications (games.signals; inside the game's transaction)."""
+"""Game events → notifications (games.signals; inside the game's transaction), and the
+notices other apps send (core.notices: tournaments)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.models import Profile
+from core import notices
 from games import signals
 from games.models import Challenge, Game
 from notifications.models import Kind, Notification
@@ -75,6 +77,20 @@ def pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
     if game.start_position:  # the placer just placed: their notices about it are read
         mark_game_read(user=game.white, game=game)
     _your_turn(game)
+
+
+@receiver(notices.notice)
+def notice(
+    sender: Any,
+    user: Any,
+    kind: str,
+    params: dict[str, Any] | None = None,
+    url: str = "",
+    dedupe_key: str = "",
+    game: Game | None = None,
+    **kwargs: Any,
+) -> None:
+    notify(user=user, kind=kind, params=params, url=url, dedupe_key=dedupe_key, game=game)
 
 
 @receiver(signals.game_opened)

@@ -1,7 +1,7 @@
 """Notify players: the on-site list, and emails sent by Celery after commit.
 
-``notify(*, user, kind, …)`` is the one entry point (the tournaments app calls it
-for "tournament started" and "new round paired").  It stores a Notification in
+``notify(*, user, kind, …)`` is the one entry point (the tournaments app reaches it
+through core.notices for "tournament started" and "new round paired").  It stores a Notification in
 the caller's transaction and decides about the email:
 
 * emails off, no address, or a bot → none;

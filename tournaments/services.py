@@ -28,7 +28,6 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -41,6 +40,7 @@ from django.utils.translation import ngettext
 from accounts.models import Profile
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
+from core import notices
 from core.errors import DomainError
 from core.text import hidden_characters
 from games import services as game_services
@@ -705,12 +705,8 @@ def create_round(
 
 
 def _notify(user: Any, kind: str, **options: Any) -> None:
-    """Tell a player through the notifications app (site, and email unless a bot)."""
-    if not apps.is_installed("notifications"):
-        return
-    from notifications.services import notify
-
-    notify(user=user, kind=kind, **options)
+    """Tell a player (the notifications app, a sibling, receives core.notices.notice)."""
+    notices.notice.send(sender=Tournament, user=user, kind=kind, **options)
 
 
 def announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,10 @@ def test_the_layers_of_the_apps_hold() -> None:
     done = run(BIN / "lint-imports", "--no-cache")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Contracts: " in done.stdout and " broken" in done.stdout
+
+
+def test_apps_on_one_layer_may_not_import_each_other() -> None:
+    # "a | b": independent siblings; "a : b" would let them import each other unseen.
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = pyproject["tool"]["importlinter"]["contracts"][0]["layers"]
+    assert [layer for layer in layers if ":" in layer] == []
