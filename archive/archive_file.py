@@ -7,8 +7,7 @@ importing into an empty database and exporting again gives the same bytes.
 
 What travels: players (by username; never passwords, e-mail addresses or
 tokens), their profiles (ratings…), games, turns and results, and the
-tournaments app's tournaments, participants, rounds and pairings when it is
-installed.  Games and tournament rows keep their ids (URLs and pairings refer to
+tournaments app's tournaments, participants, rounds and pairings.  Games and tournament rows keep their ids (URLs and pairings refer to
 them); players are matched by username.  Challenges, API tokens and the event
 stream are live state and are not archived.
 
@@ -25,11 +24,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, models, transaction
+
+from accounts.models import Profile
+from games.models import Game, Turn
+from tournaments.models import Pairing, Participant, Round, Tournament
 
 FORMAT = "adaptoid-archive"
 # 2: profiles under accounts.profile; tournaments with their whole time control.
@@ -46,33 +48,28 @@ class ArchiveError(ValueError):
 
 @dataclass(frozen=True)
 class Part:
-    label: str  # "app_label.model_name"
+    model: type[models.Model]
     keep_pk: bool  # rows others refer to by id keep it
     order: tuple[str, ...]
     # Fields left out: ids of rows that are not archived, secrets, personal data.
     exclude: tuple[str, ...] = ()
 
     @property
-    def model(self) -> type[models.Model] | None:
-        app_label, model_name = self.label.split(".")
-        if not apps.is_installed(app_label):
-            return None
-        try:
-            return apps.get_model(app_label, model_name)
-        except LookupError:
-            return None
+    def label(self) -> str:
+        """The file's name for the model: "app_label.model_name"."""
+        return self.model._meta.label_lower
 
 
 _USER_FIELDS = ("username", "is_active", "date_joined")
 
 PARTS = (
-    Part("accounts.profile", keep_pk=False, order=("user__username",)),
-    Part("games.game", keep_pk=True, order=("pk",)),
-    Part("games.turn", keep_pk=False, order=("game_id", "ply")),
-    Part("tournaments.tournament", keep_pk=True, order=("pk",)),
-    Part("tournaments.participant", keep_pk=True, order=("pk",)),
-    Part("tournaments.round", keep_pk=True, order=("pk",)),
-    Part("tournaments.pairing", keep_pk=True, order=("pk",)),
+    Part(Profile, keep_pk=False, order=("user__username",)),
+    Part(Game, keep_pk=True, order=("pk",)),
+    Part(Turn, keep_pk=False, order=("game_id", "ply")),
+    Part(Tournament, keep_pk=True, order=("pk",)),
+    Part(Participant, keep_pk=True, order=("pk",)),
+    Part(Round, keep_pk=True, order=("pk",)),
+    Part(Pairing, keep_pk=True, order=("pk",)),
 )
 
 
@@ -136,8 +133,6 @@ def export_lines() -> Iterator[str]:
         yield _line({"model": "auth.user", "fields": _dump_user(user)})
     for part in PARTS:
         model = part.model
-        if model is None:
-            continue
         fields = _fields(part, model)
         rows = model._default_manager.order_by(*part.order).values_list(
             *(field.attname for field in fields)
@@ -222,7 +217,7 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
     Raises ArchiveError (nothing is stored) for a malformed file, a database that
     already has games (or tournaments), or games whose turns do not replay.
     """
-    parts = {part.label: part for part in PARTS if part.model is not None}
+    parts = {part.label: part for part in PARTS}
     counts: dict[str, int] = {}
     try:
         _import_records(handle, parts, counts)
@@ -233,13 +228,12 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
 
 
 def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
-    from accounts.models import Profile
     from archive.verification import verify_games
 
     User = _user_model()
-    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):  # type: ignore[misc]
+    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):
         for part in parts.values():
-            if part.model is not Profile and part.model._default_manager.exists():  # type: ignore[union-attr]
+            if part.model is not Profile and part.model._default_manager.exists():
                 raise ArchiveError(
                     f"the database already has {part.label} rows: import into one with no games"
                 )
@@ -254,7 +248,6 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
             if part is None:
                 raise ArchiveError(f"line {number}: unknown model {label!r}")
             model = part.model
-            assert model is not None
             fields = {field.name: field for field in _fields(part, model)}
             if set(values) != set(fields):
                 raise ArchiveError(
@@ -282,8 +275,8 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
         for label, part in parts.items():  # dependency order
             rows = pending.get(label, [])
             if rows:
-                part.model._default_manager.bulk_create(rows, batch_size=1000)  # type: ignore[union-attr]
-        _reset_sequences([part.model for part in parts.values() if part.keep_pk])  # type: ignore[misc]
+                part.model._default_manager.bulk_create(rows, batch_size=1000)
+        _reset_sequences([part.model for part in parts.values() if part.keep_pk])
         report = verify_games()
         if not report.ok:
             raise ArchiveError(
@@ -292,8 +285,6 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
 
 
 def _import_user(number: int, values: dict[str, Any], user_ids: dict[str, int]) -> None:
-    from accounts.models import Profile
-
     User = _user_model()
     username = values.get("username")
     if not isinstance(username, str) or not username:

@@ -364,3 +364,9 @@ def my_current_pairings(tournament: Tournament, participant: Participant | None)
     )
     ongoing = [p for p in mine if p.game_id is not None and p.game.status != "finished"]
     return ongoing or mine[-1:]
+
+
+def current_tournaments(limit: int = 10) -> list[Tournament]:
+    """The newest tournaments that are not over (registering or running), newest first."""
+    over = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    return list(Tournament.objects.exclude(status__in=over).order_by("-pk")[:limit])

@@ -7,7 +7,6 @@ import hashlib
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -29,24 +28,13 @@ from games.models import Challenge, Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
 from notifications.models import Notification
 from notifications.services import unread_count
+from tournaments.selectors import current_tournaments
 
 User = get_user_model()
 T = TypeVar("T")
 
 
 # --- Home, rules, language ---------------------------------------------------------------
-
-
-def running_tournaments() -> list[Any]:
-    try:
-        model = apps.get_model("tournaments", "Tournament")
-    except LookupError:
-        return []
-    field_names = {f.name for f in model._meta.get_fields()}
-    queryset = model.objects.all()
-    if "status" in field_names:
-        queryset = queryset.exclude(status__in=["finished", "cancelled"])
-    return list(queryset.order_by("-pk")[:10])
 
 
 def _games() -> Any:
@@ -76,7 +64,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "incoming": incoming,
         "waiting": waiting,
         "recent": recent,
-        "tournaments": running_tournaments(),
+        "tournaments": current_tournaments(),
     }
     return render(request, "web/home.html", context)
 

@@ -4,6 +4,7 @@ contracts of the layers (pyproject.toml)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -55,3 +56,20 @@ def test_apps_on_one_layer_may_not_import_each_other() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     layers = pyproject["tool"]["importlinter"]["contracts"][0]["layers"]
     assert [layer for layer in layers if ":" in layer] == []
+
+
+def test_no_model_is_looked_up_by_name_outside_migrations() -> None:
+    # A lookup by name (django.apps.apps.get_model) hides a dependency from the contract
+    # above: import the model along the layers, or call the owning app's function.
+    # Migrations must look models up by name (their historical models).
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    lookup = re.compile(r"\bget_model\(")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for package in pyproject["tool"]["importlinter"]["root_packages"]
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts and path != Path(__file__)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if lookup.search(line)
+    ]
+    assert found == [], "models looked up by name: " + ", ".join(found)
