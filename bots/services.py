@@ -203,7 +203,8 @@ def play_bot_turn(*, game_id: int, ply: int) -> str:
     engine = engine_of(user_id) or "random"
     try:
         if ply == 0:
-            if not game.start_position:
+            step = game.pie_step()
+            if step is not None and step.action == "place":
                 services.setup_pie(game=game, player=bot, white=PIE_CELLS[0], black=PIE_CELLS[1])
                 return "placed"
             services.choose_color(game=game, player=bot, color=Color.WHITE)

@@ -46,6 +46,5 @@ def awaiting_count(user: AbstractBaseUser) -> int:
 
 def action_needed(game: Game) -> str:
     """What the player to act must do: "turn", "place" (pie) or "choose" (pie colour)."""
-    if game.status == Game.Status.SETUP:
-        return "choose" if game.start_position else "place"
-    return "turn"
+    step = game.pie_step()
+    return step.action if step is not None else "turn"

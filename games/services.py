@@ -295,12 +295,13 @@ def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -
     """Pie opening, step 1: the first player puts one adaptoid of each colour down."""
     with transaction.atomic():
         game = locked_game(game)
-        require_player(game, player)
+        color = require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
-        if game.status != Game.Status.SETUP or game.start_position:
+        step = game.pie_step()
+        if step is None or step.action != "place":
             raise errors.WrongPhase(_("The pieces have already been placed."))
-        if player.pk != game.white_id:
+        if color != step.color:
             raise errors.NotYourTurn(
                 _("Your opponent places the pieces; you choose the colour afterwards.")
             )
@@ -325,14 +326,15 @@ def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
         )
     with transaction.atomic():
         game = locked_game(game)
-        require_player(game, player)
+        seat = require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
-        if game.status != Game.Status.SETUP:
+        step = game.pie_step()
+        if step is None:
             raise errors.WrongPhase(_("The colours have already been chosen."))
-        if not game.start_position:
+        if step.action != "choose":
             raise errors.WrongPhase(_("The pieces have not been placed yet."))
-        if player.pk != game.black_id:
+        if seat != step.color:
             raise errors.NotYourTurn(_("Your opponent chooses the colour."))
         now = timezone.now()
         clock.check_deadline(game=game, now=now)

@@ -34,7 +34,7 @@ from engine import (
 from games import errors, forms, services, signals
 from games.board_svg import board_svg, turn_cells
 from games.engine_messages import translate_reason
-from games.models import Challenge, Game
+from games.models import Challenge, Color, Game
 
 User = get_user_model()
 T = TypeVar("T")
@@ -225,12 +225,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     legal = sorted(str(t) for t in position.legal_turns) if can_play and position else []
     last_cells = turn_cells(texts[view_ply - 1]) if view_ply else []
     black_starts = bool(game.start_position) and game.start_position.split()[1:2] == ["b"]
-    setup_stage = None
-    if game.status == Game.Status.SETUP and color is not None:
-        if not game.start_position and user.pk == game.white_id:
-            setup_stage = "place"
-        elif game.start_position and user.pk == game.black_id:
-            setup_stage = "choose"
+    pie_step = game.pie_step()
+    # This player's own pie step, if it is theirs now: the page shows its form.
+    setup_stage = pie_step.action if pie_step is not None and color == pie_step.color else None
     setup_board = Position.pie_setup("A1", "A2").board if game.status == Game.Status.SETUP else None
     # Black sees the board from their side (row 7 at the bottom); the page can turn it.
     flipped = color == "black"
@@ -257,6 +254,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "legal": legal,
         "ply_hidden": [("ply", len(texts) + 1)],
         "setup_stage": setup_stage,
+        "pie_step": pie_step,
+        "pie_player": (
+            player_name(game.white if pie_step.color == Color.WHITE else game.black)
+            if pie_step is not None
+            else ""
+        ),
         "last_turn": texts[view_ply - 1] if view_ply else "",
         "mover": position.side_to_move.value if position else None,
         "flipped": flipped,

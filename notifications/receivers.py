@@ -12,7 +12,7 @@ from django.dispatch import receiver
 from accounts.models import Profile
 from core import notices
 from games import signals
-from games.models import Challenge, Game
+from games.models import Challenge, Color, Game
 from notifications.models import Kind, Notification
 from notifications.services import mark_game_read, notify, opponent_name
 
@@ -74,8 +74,10 @@ def turn_played(
 @receiver(signals.pie_step)
 def pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
     """The placer (then the chooser) must act: tell them, as for a turn."""
-    if game.start_position:  # the placer just placed: their notices about it are read
-        mark_game_read(user=game.white, game=game)
+    step = game.pie_step()
+    if step is not None and step.action == "choose":
+        # The placer (the chooser's opponent) just placed: their notices about it are read.
+        mark_game_read(user=game.black if step.color == Color.WHITE else game.white, game=game)
     _your_turn(game)
 
 
