@@ -30,7 +30,7 @@ class VacationRequestSerializer(serializers.Serializer):
     days = serializers.IntegerField(
         required=False,
         min_value=1,
-        max_value=366,
+        max_value=services.MAX_VACATION_DAYS,
         help_text="Planned length in days (default: all the days left this year).",
     )
 

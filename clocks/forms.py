@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TurnEmail
 from clocks.arithmetic import is_time_zone
+from clocks.services import MAX_VACATION_DAYS
 from clocks.timecontrol import MAX_DAYS, MAX_INCREMENT_HOURS, ClockKind, TimeControl
 
 
@@ -14,7 +15,7 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(
         label=_("Days"),
         min_value=1,
-        max_value=366,
+        max_value=MAX_VACATION_DAYS,
         required=False,
         help_text=_("Empty: all the days you have left this year."),
     )
@@ -44,7 +45,7 @@ class TimeControlForm(forms.Form):
     cleaned_data then holds ``time_control`` (a TimeControl) for
     games.services.create_challenge, beside the fields it was read from
     (``clock_kind``, ``days_per_turn``, ``increment_hours``, ``weekend_pause``).
-    `strict_days` False accepts any number of days per turn up to 30 (tournaments).
+    `strict_days` False accepts any number of days per turn up to MAX_DAYS (tournaments).
     """
 
     strict_days = True

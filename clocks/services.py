@@ -30,6 +30,8 @@ from core.errors import InvalidInput
 
 logger = logging.getLogger(__name__)
 
+MAX_VACATION_DAYS = 366  # the longest vacation a player may ask for at once: a (leap) year
+
 
 def vacation_days_per_year() -> int:
     return int(getattr(settings, "CLOCKS_VACATION_DAYS_PER_YEAR", 14))

@@ -33,8 +33,6 @@ from games.models import Turn as TurnRow
 User = get_user_model()
 logger = logging.getLogger(__name__)
 
-MAX_DAYS_PER_TURN = 30  # as clocks.timecontrol.MAX_DAYS
-
 
 # --- Challenges ------------------------------------------------------------------------
 
@@ -53,7 +51,7 @@ def create_challenge(
 
     The time control (clocks.timecontrol): per turn, or a time bank with an
     increment, optionally with the clocks stopped at weekends.  Any whole number of
-    days per turn up to 30 is accepted here (the API's older `days_per_turn`); the
+    days per turn up to clocks.timecontrol.MAX_DAYS is accepted here (the API's older `days_per_turn`); the
     `clock` object of the API and the lobby's form keep to the usual choices.
     """
     fields: dict[str, list[str]] = {}
