@@ -4,6 +4,7 @@ contracts of the layers (pyproject.toml)."""
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -73,3 +74,14 @@ def test_no_model_is_looked_up_by_name_outside_migrations() -> None:
         if lookup.search(line)
     ]
     assert found == [], "models looked up by name: " + ", ".join(found)
+
+
+@pytest.mark.django_db
+def test_every_model_change_has_its_migration() -> None:
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    try:
+        call_command("makemigrations", "--check", "--dry-run", stdout=out, no_color=True)
+    except SystemExit:  # --check exits with 1 when a migration is missing
+        pytest.fail("a model changed without its migration:\n" + out.getvalue())
