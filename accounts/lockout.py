@@ -18,7 +18,7 @@ from core.cache import CACHE_ERRORS
 logger = logging.getLogger(__name__)
 
 
-class FailOpenCacheHandler(AxesCacheHandler):  # type: ignore[misc]
+class FailOpenCacheHandler(AxesCacheHandler):
     # The cache is looked up at each use, not kept from the first: axes keeps one handler
     # for the process, and a cache object taken while settings differed (a test's dead
     # Redis, a reconfigured cache) must not stay its cache for good.

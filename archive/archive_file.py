@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, models, transaction
@@ -73,7 +74,7 @@ PARTS = (
 )
 
 
-def _user_model() -> type[models.Model]:
+def _user_model() -> type[User]:
     return get_user_model()
 
 
@@ -164,10 +165,12 @@ def export_archive(handle: IO[str]) -> int:
 @contextmanager
 def _raw_timestamps(models_: Iterable[type[models.Model]]) -> Iterator[None]:
     """Keep the archived `created`/`updated` values instead of stamping "now"."""
-    saved: list[tuple[models.Field, bool, bool]] = []
+    saved: list[tuple[models.DateField | models.TimeField, bool, bool]] = []
     for model in models_:
         for field in model._meta.concrete_fields:
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            if not isinstance(field, models.DateField | models.TimeField):
+                continue
+            if field.auto_now or field.auto_now_add:
                 saved.append((field, field.auto_now, field.auto_now_add))
                 field.auto_now = field.auto_now_add = False
     try:
@@ -203,7 +206,7 @@ def _records(handle: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]
             or not isinstance(record.get("fields"), dict)
         ):
             raise ArchiveError(f'line {number}: expected {{"model": …, "fields": {{…}}}}')
-        label = record["model"]
+        label: str = record["model"]
         fields = record["fields"]
         if version == 1:
             label = V1_LABELS.get(label, label)
@@ -232,10 +235,10 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
 
     User = _user_model()
     with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):
-        for part in parts.values():
-            if part.model is not Profile and part.model._default_manager.exists():
+        for each in parts.values():
+            if each.model is not Profile and each.model._default_manager.exists():
                 raise ArchiveError(
-                    f"the database already has {part.label} rows: import into one with no games"
+                    f"the database already has {each.label} rows: import into one with no games"
                 )
         user_ids = dict(User.objects.values_list("username", "pk"))
         pending: dict[str, list[models.Model]] = {}

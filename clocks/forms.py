@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -72,8 +74,8 @@ class TimeControlForm(forms.Form):
         required=False,
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data  # None: cleaned_data as it is
         data["increment_hours"] = data.get("increment_hours") or 0
         if data.get("clock_kind") and "days_per_turn" in data:
             control = TimeControl.from_hours(

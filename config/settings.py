@@ -18,6 +18,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
@@ -265,6 +266,7 @@ if DB_POOL_MAX_SIZE and DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
         f"DB_POOL_MIN_SIZE={DB_POOL_MIN_SIZE} must not exceed DB_POOL_MAX_SIZE={DB_POOL_MAX_SIZE}"
     )
 
+DATABASES: dict[str, Any]  # options of every kind, filled in below
 if DATABASE_URL is None:
     DATABASES = {
         "default": {

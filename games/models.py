@@ -110,7 +110,7 @@ class Challenge(TimeControlFields):
         ]
 
     def __str__(self) -> str:
-        to = self.opponent.get_username() if self.opponent_id else _("anyone")
+        to = self.opponent.get_username() if self.opponent is not None else _("anyone")
         return f"#{self.pk} {self.created_by.get_username()} → {to} ({self.status})"
 
 
@@ -234,7 +234,11 @@ class Game(TimeControlFields):
     def __str__(self) -> str:
         return f"#{self.pk} {self.white.get_username()} – {self.black.get_username()} {self.result}"
 
-    def color_of(self, user_id: int) -> str | None:
+    # The stored turns' texts when the game was read with them in one round trip
+    # (games.hot_reads.locked_game); not set otherwise.
+    stored_turn_texts: list[str]
+
+    def color_of(self, user_id: int | None) -> str | None:
         if user_id == self.white_id:
             return Color.WHITE
         if user_id == self.black_id:

@@ -14,8 +14,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,7 +29,6 @@ from games import conditional, errors, hot_reads, hot_writes, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
-User = get_user_model()
 logger = logging.getLogger(__name__)
 
 
@@ -39,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 def create_challenge(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     opponent: str | None = None,
     color: str = Challenge.ColorChoice.RANDOM,
     opening: str = Challenge.Opening.STANDARD,
@@ -82,7 +80,7 @@ def create_challenge(
             color=color,
             opening=opening,
             rated=rated,
-            time_control=time_control,
+            time_control=time_control,  # type: ignore[misc]  # a property Model() takes (clocks.models)
             idempotency_key=idempotency_key,
         )
         signals.challenge_created.send(sender=Challenge, challenge=challenge)
@@ -90,7 +88,7 @@ def create_challenge(
 
 
 def create_challenge_once(
-    *, creator: AbstractBaseUser, idempotency_key: str, **options: Any
+    *, creator: User, idempotency_key: str, **options: Any
 ) -> tuple[Challenge, bool]:
     """create_challenge, at most once per (creator, key): (challenge, created).
 
@@ -115,7 +113,7 @@ def _locked_challenge(challenge: Challenge) -> Challenge:
     return Challenge.objects.select_for_update().get(pk=challenge.pk)
 
 
-def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
+def accept_challenge(*, challenge: Challenge, player: User) -> Game:
     """Accept an open challenge and create its game (active, or in pie setup)."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -153,7 +151,7 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
     return game
 
 
-def decline_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+def decline_challenge(*, challenge: Challenge, player: User) -> Challenge:
     """The challenged player says no. An open challenge cannot be declined, only ignored."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -166,7 +164,7 @@ def decline_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Chal
     return challenge
 
 
-def cancel_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+def cancel_challenge(*, challenge: Challenge, player: User) -> Challenge:
     """The creator withdraws a challenge nobody has accepted yet."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -191,8 +189,8 @@ cancel = cancel_challenge
 
 def start_game(
     *,
-    white: AbstractBaseUser,
-    black: AbstractBaseUser,
+    white: User,
+    black: User,
     opening: str = Game.Opening.STANDARD,
     rated: bool = True,
     start_position: str | None = None,
@@ -282,14 +280,14 @@ def player_profiles(game: Game) -> dict[int, Profile]:
     return profiles
 
 
-def require_player(game: Game, player: AbstractBaseUser) -> str:
+def require_player(game: Game, player: User) -> str:
     color = game.color_of(player.pk)
     if color is None:
         raise errors.NotAPlayer()
     return color
 
 
-def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -> Game:
+def setup_pie(*, game: Game, player: User, white: str, black: str) -> Game:
     """Pie opening, step 1: the first player puts one adaptoid of each colour down."""
     with transaction.atomic():
         game = locked_game(game)
@@ -316,7 +314,7 @@ def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -
     return game
 
 
-def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
+def choose_color(*, game: Game, player: User, color: str) -> Game:
     """Pie opening, step 2: the second player picks a colour; the game starts."""
     if color not in Color.values:
         raise errors.InvalidInput(
@@ -359,7 +357,7 @@ def replay(game: Game, turn_texts: Iterable[str] | None = None) -> Position:
 
 
 def play_turn(
-    *, game: Game, player: AbstractBaseUser, text: str, ply: int, automatic: bool = False
+    *, game: Game, player: User, text: str, ply: int, automatic: bool = False
 ) -> tuple[Game, bool]:
     """Play `text` as turn number `ply` (1-based). Returns (game, created).
 
@@ -468,7 +466,7 @@ def _play_conditional_reply(*, game: Game, reply: conditional.Reply, ply: int) -
     return replied
 
 
-def resign(*, game: Game, player: AbstractBaseUser) -> Game:
+def resign(*, game: Game, player: User) -> Game:
     with transaction.atomic():
         game = locked_game(game)
         color = require_player(game, player)

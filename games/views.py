@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import blocked_either_way
+from core.requests import SignedInHttpRequest
 from engine import (
     IllegalTurnError,
     InvalidPositionError,
@@ -140,7 +141,7 @@ def game_turns_at(game: Game, ply: int | None) -> tuple[list[str], int, Position
 
 
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SignedInHttpRequest) -> HttpResponse:
     form = forms.ChallengeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -173,7 +174,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+def challenge_action(request: SignedInHttpRequest, challenge_id: int, action: str) -> HttpResponse:
     challenge = get_object_or_404(Challenge, pk=challenge_id)
     if action == "accept":
         game = run(
@@ -307,7 +308,7 @@ def turn_preview(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
+def play(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     text = request.POST.get("turn", "").strip()
     try:
@@ -327,7 +328,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def pie_setup(request: HttpRequest, game_id: int) -> HttpResponse:
+def pie_setup(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     white, black = request.POST.get("white", "").strip(), request.POST.get("black", "").strip()
     run(
@@ -339,7 +340,7 @@ def pie_setup(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def pie_choose(request: HttpRequest, game_id: int) -> HttpResponse:
+def pie_choose(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     color = request.POST.get("color", "")
     run(request, lambda: services.choose_color(game=game, player=request.user, color=color))
@@ -347,7 +348,7 @@ def pie_choose(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def resign(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(_games(), pk=game_id)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         if run(request, lambda: services.resign(game=game, player=request.user)):
@@ -359,6 +360,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 def position_svg(request: HttpRequest) -> HttpResponse:
     """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
     game_id = query_int(request, "game")
+    position: Position | None
     if game_id is not None:
         game = get_object_or_404(Game, pk=game_id)
         if not game.start_position:
@@ -383,8 +385,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     if game_id is not None:
         game = get_object_or_404(Game, pk=game_id)
         if game.start_position:
-            start = str(game_turns_at(game, query_int(request, "ply"))[2])
-            return redirect(f"{reverse('web:analysis')}?{urlencode({'position': start})}")
+            shown = str(game_turns_at(game, query_int(request, "ply"))[2])
+            return redirect(f"{reverse('web:analysis')}?{urlencode({'position': shown})}")
     start_text = request.GET.get("position", "").strip()
     start = parse_position(start_text) if start_text else Position.standard()
     if start is None:

@@ -121,7 +121,7 @@ def game_finished(
 
 @receiver(signals.challenge_created)
 def challenge_created(sender: Any, challenge: Challenge, **kwargs: Any) -> None:
-    if challenge.opponent_id is None:
+    if challenge.opponent is None:
         return  # an open challenge is addressed to nobody in particular
     notify(
         user=challenge.opponent,

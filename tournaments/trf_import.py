@@ -27,7 +27,7 @@ import logging
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -68,7 +68,7 @@ def decode(data: bytes) -> str:
 
 def queue_import(
     *,
-    organiser: AbstractBaseUser,
+    organiser: User,
     data: bytes,
     name: str = "",
     match_users: bool = False,

@@ -23,6 +23,7 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.language import SESSION_KEY
 from accounts.models import Profile
+from core.requests import SignedInHttpRequest
 from games.awaiting import action_needed, awaiting_count, games_awaiting, running_games
 from games.models import Challenge, Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
@@ -92,7 +93,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     games = _games().filter(Q(white=player) | Q(black=player))
     finished = games.filter(status=Game.Status.FINISHED)
     # Results by colour: two grouped queries on the (white, …) and (black, …) indexes.
-    results = {"white": {}, "black": {}}
+    results: dict[str, dict[str, int]] = {"white": {}, "black": {}}
     for color in results:
         rows = Game.objects.filter(**{color: player}, status=Game.Status.FINISHED)
         results[color] = dict(rows.values_list("result").annotate(n=Count("id")).order_by())
@@ -119,7 +120,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def awaiting_page(request: HttpRequest) -> HttpResponse:
+def awaiting_page(request: SignedInHttpRequest) -> HttpResponse:
     """The games where the user must act, most urgent deadline first."""
     rows = [
         {
@@ -135,7 +136,7 @@ def awaiting_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def status(request: HttpRequest) -> JsonResponse:
+def status(request: SignedInHttpRequest) -> JsonResponse:
     """What the header and the home page show, for the pages' live updates (web/live.js):
     the counts, and a ``version`` that changes whenever a game, a challenge or a
     notification of the user changes (the page then fetches its fresh parts)."""

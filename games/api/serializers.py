@@ -218,7 +218,9 @@ class GameSerializer(serializers.ModelSerializer):
 class ChallengeSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username")
     opponent = serializers.CharField(source="opponent.username", allow_null=True, default=None)
-    game = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    game: serializers.PrimaryKeyRelatedField[Game] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     # Stored in seconds (clocks.models.TimeControlFields); the API speaks whole hours.
     increment_hours = serializers.IntegerField(
         source="time_control.increment_hours", read_only=True, label=_("Increment (hours)")

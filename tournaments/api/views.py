@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
 from core.api import Pagination as GamePagination
+from core.requests import SignedInRequest
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 from tournaments.models import Pairing, Participant, Tournament
@@ -98,7 +99,7 @@ class TournamentsView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         data = s.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.create_tournament(organiser=request.user, **data.service_arguments())
@@ -134,7 +135,7 @@ class JoinView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.join(
@@ -166,7 +167,7 @@ class WithdrawView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         services.withdraw(tournament=_tournament(tournament_id), user=request.user)
         return _detail(tournament_id)
 
@@ -193,7 +194,7 @@ class ByesView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.ByeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         rounds = services.request_bye(
@@ -221,7 +222,7 @@ class ByeView(APIView):
             ),
         },
     )
-    def delete(self, request: Request, tournament_id: int, number: int) -> Response:
+    def delete(self, request: SignedInRequest, tournament_id: int, number: int) -> Response:
         rounds = services.cancel_bye(
             tournament=_tournament(tournament_id), user=request.user, round_number=number
         )
@@ -247,7 +248,7 @@ class AbsentView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.AbsentSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _tournament(tournament_id)
@@ -285,7 +286,9 @@ class AdjudicateView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int, number: int, board: int) -> Response:
+    def post(
+        self, request: SignedInRequest, tournament_id: int, number: int, board: int
+    ) -> Response:
         data = s.AdjudicationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _tournament(tournament_id)
@@ -324,7 +327,7 @@ class StartView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         services.start_tournament(
             tournament=_tournament(tournament_id), by=request.user, pair_now=False
         )
