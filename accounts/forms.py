@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -25,8 +27,8 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data  # None: cleaned_data as it is
         if data.get("password1") and data.get("password1") != data.get("password2"):
             self.add_error("password2", _("The two passwords differ."))
         return data

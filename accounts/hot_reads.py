@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.models import ApiToken
-from core.rows import RowReader
+from core.rows import RowReader, column
 
 
 class _TokenRead:
@@ -19,12 +19,15 @@ class _TokenRead:
         user_model = get_user_model()
         self.token = RowReader(ApiToken, "t")
         self.user = RowReader(user_model, "u")
-        field = ApiToken._meta.get_field
+
+        def field(name: str) -> str:
+            return column(ApiToken, name)
+
         self.sql = (
             f"SELECT {self.token.columns()}, {self.user.columns()} "
             f'FROM "{ApiToken._meta.db_table}" t '
-            f'JOIN "{user_model._meta.db_table}" u ON u."id" = t."{field("user").column}" '
-            f'WHERE t."{field("prefix").column}" = %s AND t."{field("revoked").column}" IS NULL '
+            f'JOIN "{user_model._meta.db_table}" u ON u."id" = t."{field("user")}" '
+            f'WHERE t."{field("prefix")}" = %s AND t."{field("revoked")}" IS NULL '
             'ORDER BY t."id" LIMIT 1'
         )
 

@@ -65,7 +65,7 @@ def notice_key(username: str) -> str:
     return _key("notice", username.casefold())
 
 
-class LockoutHandler(AxesCacheHandler):  # type: ignore[misc]
+class LockoutHandler(AxesCacheHandler):
     # The cache is looked up at each use, not kept from the first: axes keeps one handler
     # for the process, and a cache object taken while settings differed (a test's dead
     # Redis, a reconfigured cache) must not stay its cache for good.

@@ -7,8 +7,8 @@ import hashlib
 import secrets
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
@@ -21,13 +21,11 @@ from accounts.models import ApiToken, Block, UsernameSkeleton
 from accounts.usernames import username_skeleton, validate_username
 from core.errors import InvalidInput
 
-User = get_user_model()
 
-
-def register_account(*, username: str, password: str) -> AbstractBaseUser:
+def register_account(*, username: str, password: str) -> User:
     """Create a player; the password must pass Django's validators."""
     username = (username or "").strip()
-    field = User._meta.get_field(User.USERNAME_FIELD)
+    field = User._meta.get_field("username")
     try:
         field.run_validators(username)
         validate_username(username)
@@ -89,7 +87,7 @@ def issue_token(*, username: str, password: str, request: Any) -> str:
     return create_token(user=user)
 
 
-def create_token(*, user: AbstractBaseUser) -> str:
+def create_token(*, user: User) -> str:
     """A new bearer token for `user`, no password asked (trusted code: tests, scripts)."""
     prefix = secrets.token_hex(6)
     raw = f"{prefix}.{secrets.token_urlsafe(32)}"
@@ -97,7 +95,7 @@ def create_token(*, user: AbstractBaseUser) -> str:
     return raw
 
 
-def user_for_token(raw: str) -> AbstractBaseUser | None:
+def user_for_token(raw: str) -> User | None:
     """The active user a bearer token belongs to, or None (unknown, revoked, inactive)."""
     prefix, dot, _secret = raw.partition(".")
     if not dot or not prefix:
@@ -128,7 +126,7 @@ def revoke_token(*, token: ApiToken) -> None:
     ApiToken.objects.filter(pk=token.pk, revoked__isnull=True).update(revoked=timezone.now())
 
 
-def revoke_all_tokens(*, user: AbstractBaseUser) -> int:
+def revoke_all_tokens(*, user: User) -> int:
     """Revoke every API token of `user` (a new password: old tokens must stop working)."""
     return ApiToken.objects.filter(user=user, revoked__isnull=True).update(revoked=timezone.now())
 
@@ -136,7 +134,7 @@ def revoke_all_tokens(*, user: AbstractBaseUser) -> int:
 # --- Blocking ------------------------------------------------------------------------------
 
 
-def block(*, blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> tuple[Block, bool]:
+def block(*, blocker: User, blocked: User) -> tuple[Block, bool]:
     """`blocker` blocks `blocked`: (the block, whether it is new).  Blocking twice is
     harmless (a retried request)."""
     if blocker.pk == blocked.pk:
@@ -146,7 +144,7 @@ def block(*, blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> tuple[Bloc
         return Block.objects.get_or_create(blocker=blocker, blocked=blocked)
 
 
-def unblock(*, blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> bool:
+def unblock(*, blocker: User, blocked: User) -> bool:
     """Lift a block; False when there was none (unblocking twice is harmless)."""
     deleted, _by_model = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
     return bool(deleted)
@@ -175,6 +173,6 @@ def blocked_either_way(user_id: int) -> set[int]:
     return {other for pair in pairs for other in pair if other != user_id}
 
 
-def blocks_of(user: AbstractBaseUser) -> QuerySet[Block]:
+def blocks_of(user: User) -> QuerySet[Block]:
     """The players `user` blocked, newest first (the settings page)."""
     return Block.objects.filter(blocker=user).select_related("blocked").order_by("-created")

@@ -29,6 +29,11 @@ logger = logging.getLogger(__name__)
 
 
 class _SettingsRateThrottle(SimpleRateThrottle):
+    scope: str  # each throttle's key in API_THROTTLE_RATES
+    # Set by SimpleRateThrottle.__init__ from the rate (DRF's stubs leave them out).
+    num_requests: int
+    duration: int
+
     def get_rate(self) -> str | None:
         return settings.API_THROTTLE_RATES.get(self.scope)
 
@@ -163,5 +168,7 @@ def _gcra_script(cache: RedisCache) -> Any:
     client = cache._cache.get_client(write=True)
     script = getattr(client, "_adaptoid_gcra", None)
     if script is None:
-        script = client._adaptoid_gcra = client.register_script(_GCRA_SCRIPT)
+        script = client.register_script(_GCRA_SCRIPT)
+        # Our own attribute on the client: the script is registered once per client.
+        client._adaptoid_gcra = script  # type: ignore[attr-defined]
     return script

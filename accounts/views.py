@@ -21,6 +21,7 @@ from accounts.addresses import client_address
 from accounts.language import SESSION_KEY
 from accounts.models import ApiToken, Block, Profile
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 
 User = get_user_model()
 
@@ -54,7 +55,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form})
 
 
-def settings_form(request: HttpRequest, data: Any = None) -> forms.SettingsForm:
+def settings_form(request: SignedInHttpRequest, data: Any = None) -> forms.SettingsForm:
     profile, _created = Profile.objects.get_or_create(user=request.user)
     initial = {
         "display_name": profile.display_name,
@@ -65,14 +66,14 @@ def settings_form(request: HttpRequest, data: Any = None) -> forms.SettingsForm:
     return forms.SettingsForm(data, initial=initial)
 
 
-def settings_page(request: HttpRequest, form: Any, **extra: Any) -> HttpResponse:
+def settings_page(request: SignedInHttpRequest, form: Any, **extra: Any) -> HttpResponse:
     tokens = ApiToken.objects.filter(user=request.user).order_by("-created")
     context = {"form": form, "token_form": forms.TokenForm(), "tokens": tokens, **extra}
     return render(request, "accounts/settings.html", context)
 
 
 @login_required
-def account_settings(request: HttpRequest) -> HttpResponse:
+def account_settings(request: SignedInHttpRequest) -> HttpResponse:
     form = settings_form(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -91,7 +92,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def create_token(request: HttpRequest) -> HttpResponse:
+def create_token(request: SignedInHttpRequest) -> HttpResponse:
     """A new API token, checked against the password and shown in this answer only."""
     token_form = forms.TokenForm(request.POST)
     new_token = None
@@ -120,7 +121,7 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
 
 
 @login_required
-def blocks(request: HttpRequest) -> HttpResponse:
+def blocks(request: SignedInHttpRequest) -> HttpResponse:
     """The players I blocked, each with an unblock button, and a form to block one more."""
     form = forms.BlockForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -142,7 +143,7 @@ def blocks(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def unblock(request: HttpRequest, block_id: int) -> HttpResponse:
+def unblock(request: SignedInHttpRequest, block_id: int) -> HttpResponse:
     block = get_object_or_404(
         Block.objects.select_related("blocked"), pk=block_id, blocker=request.user
     )

@@ -58,7 +58,7 @@ BATCH = 500
 # grouping the position's entries is as quick as summing periods (bench/explorer.py).
 DATED_FROM = 1000
 
-_RESULT_COLUMN = {
+_RESULT_COLUMN: dict[str, str] = {
     Game.Result.WHITE_WINS: "white",
     Game.Result.BLACK_WINS: "black",
     Game.Result.DRAW: "draws",
@@ -468,9 +468,9 @@ def _dated_answer(key: int, filters: ExplorerFilters) -> tuple[int, dict[str, li
         entries = matching_entries(key, filters).filter(reduce(operator.or_, undated))
         total += entries.values("game_id").distinct().count()
         for turn, counts in _grouped(entries).items():
-            sums = turns[turn]
+            totals = turns[turn]
             for i, count in enumerate(counts):
-                sums[i] += count
+                totals[i] += count
     return total, turns
 
 

@@ -133,7 +133,8 @@ def analyse(request: HttpRequest, game_id: int) -> HttpResponse:
     if (
         not is_player
         and not hasattr(game, "analysis")
-        and not throttle.allow_request(request, None)
+        # A page's request: the throttle reads only its user and address.
+        and not throttle.allow_request(request, None)  # type: ignore[arg-type]
     ):
         messages.error(request, _("Too many analyses asked for: try again later."))
         return redirect("web:game", game_id=game.pk)

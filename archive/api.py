@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from archive import forms, imports, records, services
 from archive.models import ImportJob
+from core.requests import SignedInRequest
 from engine import write_game
 from games.api.serializers import ErrorSerializer
 from tournaments.api.views import tournaments_queryset
@@ -313,7 +314,7 @@ class ImportJobView(APIView):
             404: OpenApiResponse(ErrorSerializer, description="`not_found` (or not yours)"),
         },
     )
-    def get(self, request: Request, job_id: int) -> Response:
+    def get(self, request: SignedInRequest, job_id: int) -> Response:
         job = get_object_or_404(
             ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id
         )

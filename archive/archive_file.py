@@ -7,8 +7,7 @@ importing into an empty database and exporting again gives the same bytes.
 
 What travels: players (by username; never passwords, e-mail addresses or
 tokens), their profiles (ratings…), games, turns and results, and the
-tournaments app's tournaments, participants, rounds and pairings when it is
-installed.  Games and tournament rows keep their ids (URLs and pairings refer to
+tournaments app's tournaments, participants, rounds and pairings.  Games and tournament rows keep their ids (URLs and pairings refer to
 them); players are matched by username.  Challenges, API tokens and the event
 stream are live state and are not archived.
 
@@ -25,11 +24,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, models, transaction
+
+from accounts.models import Profile
+from games.models import Game, Turn
+from tournaments.models import Pairing, Participant, Round, Tournament
 
 FORMAT = "adaptoid-archive"
 # 2: profiles under accounts.profile; tournaments with their whole time control.
@@ -46,37 +49,32 @@ class ArchiveError(ValueError):
 
 @dataclass(frozen=True)
 class Part:
-    label: str  # "app_label.model_name"
+    model: type[models.Model]
     keep_pk: bool  # rows others refer to by id keep it
     order: tuple[str, ...]
     # Fields left out: ids of rows that are not archived, secrets, personal data.
     exclude: tuple[str, ...] = ()
 
     @property
-    def model(self) -> type[models.Model] | None:
-        app_label, model_name = self.label.split(".")
-        if not apps.is_installed(app_label):
-            return None
-        try:
-            return apps.get_model(app_label, model_name)
-        except LookupError:
-            return None
+    def label(self) -> str:
+        """The file's name for the model: "app_label.model_name"."""
+        return self.model._meta.label_lower
 
 
 _USER_FIELDS = ("username", "is_active", "date_joined")
 
 PARTS = (
-    Part("accounts.profile", keep_pk=False, order=("user__username",)),
-    Part("games.game", keep_pk=True, order=("pk",)),
-    Part("games.turn", keep_pk=False, order=("game_id", "ply")),
-    Part("tournaments.tournament", keep_pk=True, order=("pk",)),
-    Part("tournaments.participant", keep_pk=True, order=("pk",)),
-    Part("tournaments.round", keep_pk=True, order=("pk",)),
-    Part("tournaments.pairing", keep_pk=True, order=("pk",)),
+    Part(Profile, keep_pk=False, order=("user__username",)),
+    Part(Game, keep_pk=True, order=("pk",)),
+    Part(Turn, keep_pk=False, order=("game_id", "ply")),
+    Part(Tournament, keep_pk=True, order=("pk",)),
+    Part(Participant, keep_pk=True, order=("pk",)),
+    Part(Round, keep_pk=True, order=("pk",)),
+    Part(Pairing, keep_pk=True, order=("pk",)),
 )
 
 
-def _user_model() -> type[models.Model]:
+def _user_model() -> type[User]:
     return get_user_model()
 
 
@@ -136,8 +134,6 @@ def export_lines() -> Iterator[str]:
         yield _line({"model": "auth.user", "fields": _dump_user(user)})
     for part in PARTS:
         model = part.model
-        if model is None:
-            continue
         fields = _fields(part, model)
         rows = model._default_manager.order_by(*part.order).values_list(
             *(field.attname for field in fields)
@@ -169,10 +165,12 @@ def export_archive(handle: IO[str]) -> int:
 @contextmanager
 def _raw_timestamps(models_: Iterable[type[models.Model]]) -> Iterator[None]:
     """Keep the archived `created`/`updated` values instead of stamping "now"."""
-    saved: list[tuple[models.Field, bool, bool]] = []
+    saved: list[tuple[models.DateField | models.TimeField, bool, bool]] = []
     for model in models_:
         for field in model._meta.concrete_fields:
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            if not isinstance(field, models.DateField | models.TimeField):
+                continue
+            if field.auto_now or field.auto_now_add:
                 saved.append((field, field.auto_now, field.auto_now_add))
                 field.auto_now = field.auto_now_add = False
     try:
@@ -208,7 +206,7 @@ def _records(handle: Iterable[str]) -> Iterator[tuple[int, str, dict[str, Any]]]
             or not isinstance(record.get("fields"), dict)
         ):
             raise ArchiveError(f'line {number}: expected {{"model": …, "fields": {{…}}}}')
-        label = record["model"]
+        label: str = record["model"]
         fields = record["fields"]
         if version == 1:
             label = V1_LABELS.get(label, label)
@@ -222,7 +220,7 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
     Raises ArchiveError (nothing is stored) for a malformed file, a database that
     already has games (or tournaments), or games whose turns do not replay.
     """
-    parts = {part.label: part for part in PARTS if part.model is not None}
+    parts = {part.label: part for part in PARTS}
     counts: dict[str, int] = {}
     try:
         _import_records(handle, parts, counts)
@@ -233,15 +231,14 @@ def import_archive(handle: Iterable[str]) -> dict[str, int]:
 
 
 def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[str, int]) -> None:
-    from accounts.models import Profile
     from archive.verification import verify_games
 
     User = _user_model()
-    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):  # type: ignore[misc]
-        for part in parts.values():
-            if part.model is not Profile and part.model._default_manager.exists():  # type: ignore[union-attr]
+    with transaction.atomic(), _raw_timestamps(part.model for part in parts.values()):
+        for each in parts.values():
+            if each.model is not Profile and each.model._default_manager.exists():
                 raise ArchiveError(
-                    f"the database already has {part.label} rows: import into one with no games"
+                    f"the database already has {each.label} rows: import into one with no games"
                 )
         user_ids = dict(User.objects.values_list("username", "pk"))
         pending: dict[str, list[models.Model]] = {}
@@ -254,7 +251,6 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
             if part is None:
                 raise ArchiveError(f"line {number}: unknown model {label!r}")
             model = part.model
-            assert model is not None
             fields = {field.name: field for field in _fields(part, model)}
             if set(values) != set(fields):
                 raise ArchiveError(
@@ -282,8 +278,8 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
         for label, part in parts.items():  # dependency order
             rows = pending.get(label, [])
             if rows:
-                part.model._default_manager.bulk_create(rows, batch_size=1000)  # type: ignore[union-attr]
-        _reset_sequences([part.model for part in parts.values() if part.keep_pk])  # type: ignore[misc]
+                part.model._default_manager.bulk_create(rows, batch_size=1000)
+        _reset_sequences([part.model for part in parts.values() if part.keep_pk])
         report = verify_games()
         if not report.ok:
             raise ArchiveError(
@@ -292,8 +288,6 @@ def _import_records(handle: Iterable[str], parts: dict[str, Part], counts: dict[
 
 
 def _import_user(number: int, values: dict[str, Any], user_ids: dict[str, int]) -> None:
-    from accounts.models import Profile
-
     User = _user_model()
     username = values.get("username")
     if not isinstance(username, str) or not username:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -69,7 +69,7 @@ class ArchiveFilterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tournament"].choices = [
+        cast(forms.ChoiceField, self.fields["tournament"]).choices = [
             ("", _("Any")),
             *(
                 (tournament.pk, tournament.shown_name)
@@ -89,7 +89,7 @@ class ArchiveFilterForm(forms.Form):
         return user
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data  # None: cleaned_data as it is
         data["player_user"] = self._user("player")
         data["opponent_user"] = self._user("opponent")
         if data.get("result") in ("win", "loss") and not data.get("player"):

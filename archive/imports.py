@@ -449,7 +449,7 @@ def import_games(*, user: Any, text: str) -> ImportReport:
     for number, record in enumerate(read_records(text), 1):
         entry = import_record(record, number)
         entries.append(entry)
-        if entry.status == STORED:
+        if entry.status == STORED and entry.game_id is not None:
             report.stored.append(Game.objects.get(pk=entry.game_id))
         elif entry.status == DUPLICATE:
             report.duplicates.append(number)

@@ -19,6 +19,7 @@ from django.urls import reverse
 from archive import forms, imports, services
 from archive.models import ImportJob
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from games import errors
 from games.models import Game
 from tournaments.api.views import tournaments_queryset
@@ -36,7 +37,8 @@ def archive_page(request: HttpRequest) -> HttpResponse:
     rows = Game.objects.select_related("white__profile", "black__profile").in_bulk(
         list(page.object_list)
     )
-    page.object_list = [rows[game_id] for game_id in page.object_list]
+    # The page lists the games from now on, not their ids (Page is typed for one kind).
+    page.object_list = [rows[game_id] for game_id in page.object_list]  # type: ignore[misc]
     query = request.GET.copy()
     query.pop("page", None)
     context = {
@@ -50,7 +52,7 @@ def archive_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def import_page(request: HttpRequest) -> HttpResponse:
+def import_page(request: SignedInHttpRequest) -> HttpResponse:
     """Upload an .agn file: it becomes a job (archive.imports), whose page shows its progress."""
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -72,7 +74,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def import_job_page(request: HttpRequest, job_id: int) -> HttpResponse:
+def import_job_page(request: SignedInHttpRequest, job_id: int) -> HttpResponse:
     """A job's progress (the page reloads itself while the job runs) and per-game report."""
     job = get_object_or_404(ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id)
     entries = [imports.ReportEntry.from_json(item) for item in job.report]

@@ -11,8 +11,7 @@ from bots.models import BotMatch, BotMatchGame
 
 class BotMatchGameInline(admin.TabularInline):
     model = BotMatchGame
-    fields = ["number", "game"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "game")
     extra = 0
     can_delete = False
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -19,6 +19,7 @@ from bots.models import BotMatch
 from core.api import ErrorSerializer
 from core.api import Pagination as GamePagination
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 
 # --- Serializers ------------------------------------------------------------------------
 
@@ -78,7 +79,7 @@ class BotMatchSerializer(serializers.Serializer):
     )
 
     def _score(self, match: BotMatch) -> tuple[float, float, int]:
-        cache = self.context.setdefault("scores", {})
+        cache = cast(dict[str, Any], self.context).setdefault("scores", {})
         if match.pk not in cache:
             cache[match.pk] = bots.match_score(match)
         return cache[match.pk]
@@ -99,7 +100,7 @@ class BotMatchSerializer(serializers.Serializer):
     @extend_schema_field(BotMatchGameSerializer(many=True))
     def get_game_list(self, match: BotMatch) -> list[dict[str, Any]]:
         entries = match.entries.select_related("game__white", "game__black").order_by("number")
-        return BotMatchGameSerializer(entries, many=True).data
+        return list(BotMatchGameSerializer(entries, many=True).data)
 
 
 class BotSerializer(serializers.Serializer):
@@ -155,7 +156,7 @@ class BotMatchesView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         """Start N games between two built-in bots; colours alternate, games run as tasks."""
         data = BotMatchRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -189,7 +190,7 @@ class BotMatchStopView(APIView):
             ),
         },
     )
-    def post(self, request: Request, match_id: int) -> Response:
+    def post(self, request: SignedInRequest, match_id: int) -> Response:
         """Start no more games; the match finishes with the games already started
         (`total` becomes their number).  Stopping a finished match changes nothing."""
         match = get_object_or_404(BotMatch, pk=match_id)
@@ -212,7 +213,7 @@ class MeBotView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         """Turn my account into a bot account, for good (as on lichess).
 
         Refused if the account has played any game.  A bot account plays through

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -38,7 +37,6 @@ from games import errors, services
 from games.models import Color, Game
 
 logger = logging.getLogger(__name__)
-User = get_user_model()
 
 
 def setting(name: str, default: Any) -> Any:
@@ -101,7 +99,7 @@ def get_engine_player(name: str, *, seed: int | None = None) -> Player:
         raise bot_errors.UnknownBot() from None
 
 
-def ensure_builtin_bots() -> list[AbstractBaseUser]:
+def ensure_builtin_bots() -> list[User]:
     """Create (or bring up to date) one account per engine player. Idempotent."""
     users = []
     with transaction.atomic():
@@ -143,7 +141,7 @@ def engine_of(user_id: int) -> str | None:
     return engine or None
 
 
-def get_builtin_bot(username: str, *, field: str) -> AbstractBaseUser:
+def get_builtin_bot(username: str, *, field: str) -> User:
     user = builtin_bot_users().filter(username=username).first()
     if user is None:
         message = _("%(name)s is not a built-in bot.") % {"name": username}
@@ -203,7 +201,8 @@ def play_bot_turn(*, game_id: int, ply: int) -> str:
     engine = engine_of(user_id) or "random"
     try:
         if ply == 0:
-            if not game.start_position:
+            step = game.pie_step()
+            if step is not None and step.action == "place":
                 services.setup_pie(game=game, player=bot, white=PIE_CELLS[0], black=PIE_CELLS[1])
                 return "placed"
             services.choose_color(game=game, player=bot, color=Color.WHITE)
@@ -230,7 +229,7 @@ def accept_bot_challenge(*, challenge_id: int) -> Game | None:
     from games.models import Challenge
 
     challenge = Challenge.objects.filter(pk=challenge_id).first()
-    if challenge is None or challenge.opponent_id is None or not engine_of(challenge.opponent_id):
+    if challenge is None or challenge.opponent is None or not engine_of(challenge.opponent.pk):
         return None
     if challenge.status != Challenge.Status.OPEN:
         return None
@@ -243,7 +242,7 @@ def accept_bot_challenge(*, challenge_id: int) -> Game | None:
 # --- External bot accounts ----------------------------------------------------------------
 
 
-def become_bot(*, user: AbstractBaseUser) -> Profile:
+def become_bot(*, user: User) -> Profile:
     """Turn `user` into a bot account, for good (there is no way back, as on lichess).
 
     Refused when the account has played any game: its games and rating were a
@@ -268,7 +267,7 @@ def become_bot(*, user: AbstractBaseUser) -> Profile:
 
 def create_bot_match(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     white: str,
     black: str,
     games: int,
@@ -386,7 +385,7 @@ def advance_bot_match(*, match_id: int) -> BotMatch | None:
     return match
 
 
-def stop_bot_match(*, match: BotMatch, user: AbstractBaseUser) -> BotMatch:
+def stop_bot_match(*, match: BotMatch, user: User) -> BotMatch:
     """Start no more games: the match ends with the games already started.
 
     Its creator or staff only; stopping a finished match changes nothing.  The

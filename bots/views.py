@@ -5,7 +5,7 @@ Views parse and format; the work is done by bots.services / games.services.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from bots import services as bots
 from bots.models import BotMatch
+from core.requests import SignedInHttpRequest
 from games import errors, services
 from games.models import Challenge
 
@@ -42,8 +43,8 @@ class BotMatchForm(forms.Form):
             (user.username, f"{user.profile} ({user.username})")
             for user in bots.builtin_bot_users()
         ]
-        self.fields["white"].choices = choices
-        self.fields["black"].choices = choices
+        for name in ("white", "black"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
         if len(choices) > 1:
             self.fields["black"].initial = choices[1][0]
 
@@ -63,7 +64,7 @@ def bots_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def challenge_bot(request: HttpRequest, username: str) -> HttpResponse:
+def challenge_bot(request: SignedInHttpRequest, username: str) -> HttpResponse:
     form = ChallengeBotForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a colour."))
@@ -91,7 +92,7 @@ def challenge_wait(request: HttpRequest, challenge_id: int) -> HttpResponse:
 
 
 @login_required
-def match_new(request: HttpRequest) -> HttpResponse:
+def match_new(request: SignedInHttpRequest) -> HttpResponse:
     form = BotMatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -129,7 +130,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def match_stop(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_stop(request: SignedInHttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(BotMatch, pk=match_id)
     try:
         bots.stop_bot_match(match=match, user=request.user)

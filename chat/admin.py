@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat import services
 from chat.models import Message, MessageReport
+from core.requests import signed_in_user
 
 
 def _game_link(game_id: int) -> str:
@@ -24,7 +25,7 @@ def _game_link(game_id: int) -> str:
 
 @admin.action(description=_("Hide the selected messages from the players"))
 def hide(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Message]) -> None:
-    count = services.hide_messages(messages=queryset, by=request.user)
+    count = services.hide_messages(messages=queryset, by=signed_in_user(request))
     modeladmin.message_user(request, _("%(count)d messages hidden.") % {"count": count})
 
 
@@ -47,8 +48,7 @@ class MessageAdmin(admin.ModelAdmin):
     list_filter = [("hidden", admin.EmptyFieldListFilter)]
     search_fields = ["text", "author__username"]
     list_select_related = ["author"]
-    readonly_fields = ["game", "author", "text", "created", "hidden", "hidden_by"]
-    fields = readonly_fields
+    fields = readonly_fields = ("game", "author", "text", "created", "hidden", "hidden_by")
     actions = [hide, show]
     inlines = [ReportInline]
 
@@ -67,7 +67,7 @@ class MessageAdmin(admin.ModelAdmin):
 @admin.action(description=_("Hide the reported messages from the players"))
 def hide_reported(modeladmin: Any, request: HttpRequest, queryset: QuerySet[MessageReport]) -> None:
     reported = Message.objects.filter(reports__in=queryset)
-    count = services.hide_messages(messages=reported, by=request.user)
+    count = services.hide_messages(messages=reported, by=signed_in_user(request))
     modeladmin.message_user(request, _("%(count)d messages hidden.") % {"count": count})
 
 
@@ -89,7 +89,7 @@ class MessageReportAdmin(admin.ModelAdmin):
         "message__game__black",
     ]
     list_filter = [("message__hidden", admin.EmptyFieldListFilter)]
-    readonly_fields = [
+    fields = readonly_fields = (
         "reporter",
         "reason",
         "created",
@@ -100,8 +100,7 @@ class MessageReportAdmin(admin.ModelAdmin):
         "players",
         "context",
         "message_hidden",
-    ]
-    fields = readonly_fields
+    )
     actions = [hide_reported]
 
     @admin.display(description=_("author"))

@@ -7,7 +7,6 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,6 +20,7 @@ from chat.serializers import (
 )
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 from games.models import Game
 
 
@@ -50,7 +50,7 @@ class MessagesView(APIView):
         description="The game's messages, oldest first: its two players see those staff "
         "did not hide; staff see all of them (`hidden` true for the hidden ones).",
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         params = MessageFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -78,7 +78,7 @@ class MessagesView(APIView):
         },
         description="Write to the other player of the game (plain text, one line).",
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         body = MessageRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -112,7 +112,7 @@ class ReportMessageView(APIView):
         },
         description="Report the other player's message to staff (they may hide it).",
     )
-    def post(self, request: Request, game_id: int, message_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int, message_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         body = ReportRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -56,7 +56,7 @@ def clean_text(text: str, *, field: str = "text", required: bool = True) -> str:
     return text
 
 
-def _game_of_player(game: Game, user: AbstractBaseUser) -> Game:
+def _game_of_player(game: Game, user: User) -> Game:
     """The game with both players and their profiles; NotAPlayer for anybody else."""
     game = Game.objects.select_related("white__profile", "black__profile").get(pk=game.pk)
     if game.color_of(user.pk) is None:
@@ -64,7 +64,7 @@ def _game_of_player(game: Game, user: AbstractBaseUser) -> Game:
     return game
 
 
-def post_message(*, game: Game, author: AbstractBaseUser, text: str) -> Message:
+def post_message(*, game: Game, author: User, text: str) -> Message:
     """`author` (a player of `game`) writes `text` to the other player.
 
     Raises NotAPlayer (403 `not_a_player`), Blocked (403 `blocked`: either player
@@ -83,7 +83,7 @@ def post_message(*, game: Game, author: AbstractBaseUser, text: str) -> Message:
     return message
 
 
-def _tell(*, recipient: AbstractBaseUser, message: Message, profile: Profile | None) -> None:
+def _tell(*, recipient: User, message: Message, profile: Profile | None) -> None:
     """One "new message in game N" notification until the recipient reads it: a chatty
     opponent does not send an e-mail per line."""
     unread = Notification.objects.filter(
@@ -101,11 +101,11 @@ def _tell(*, recipient: AbstractBaseUser, message: Message, profile: Profile | N
     )
 
 
-def can_see_hidden(user: AbstractBaseUser) -> bool:
+def can_see_hidden(user: User) -> bool:
     return bool(user.is_staff)
 
 
-def messages_for(*, game: Game, viewer: AbstractBaseUser, after: int = 0) -> QuerySet[Message]:
+def messages_for(*, game: Game, viewer: User, after: int = 0) -> QuerySet[Message]:
     """The messages of `game` `viewer` may read, oldest first (those after id `after`):
     its players see the ones not hidden, staff all of them.  NotAPlayer for others."""
     if not can_see_hidden(viewer):
@@ -116,13 +116,13 @@ def messages_for(*, game: Game, viewer: AbstractBaseUser, after: int = 0) -> Que
     return found.order_by("id")
 
 
-def visible_message(*, game: Game, message_id: int, viewer: AbstractBaseUser) -> Message | None:
+def visible_message(*, game: Game, message_id: int, viewer: User) -> Message | None:
     """The message `viewer` may read, or None (no such message in this game, or hidden)."""
     return messages_for(game=game, viewer=viewer).filter(pk=message_id).first()
 
 
 def report_message(
-    *, message: Message, reporter: AbstractBaseUser, reason: str = ""
+    *, message: Message, reporter: User, reason: str = ""
 ) -> tuple[MessageReport, bool]:
     """A player reports the other player's message to staff: (report, created); a
     second report of the same message by the same player changes nothing."""
@@ -137,7 +137,7 @@ def report_message(
         )
 
 
-def hide_messages(*, messages: QuerySet[Message], by: AbstractBaseUser) -> int:
+def hide_messages(*, messages: QuerySet[Message], by: User) -> int:
     """Staff hide messages from the players (the admin's action); returns how many."""
     return messages.filter(hidden__isnull=True).update(hidden=timezone.now(), hidden_by=by)
 

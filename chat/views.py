@@ -16,6 +16,7 @@ from accounts.throttling import MessagesThrottle
 from chat import services
 from chat.serializers import MessageSerializer
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from games.models import Game
 from games.views import query_int
 
@@ -26,7 +27,8 @@ def _back(game: Game) -> HttpResponse:
 
 def _allowed(request: HttpRequest) -> bool:
     """The API's per-player message rate (THROTTLE_MESSAGES) for the form as well."""
-    if MessagesThrottle().allow_request(request, None):
+    # A page's request: the throttle reads only its user and address.
+    if MessagesThrottle().allow_request(request, None):  # type: ignore[arg-type]
         return True
     flash.error(request, _("You are sending messages too fast: wait a minute."))
     return False
@@ -34,7 +36,7 @@ def _allowed(request: HttpRequest) -> bool:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_messages(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_messages(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     """GET: the messages after `?after=<id>` as JSON (the panel's script); POST: the form."""
     game = get_object_or_404(Game, pk=game_id)
     if request.method == "GET":
@@ -55,7 +57,7 @@ def game_messages(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def report(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+def report(request: SignedInHttpRequest, game_id: int, message_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     try:
         message = services.visible_message(game=game, message_id=message_id, viewer=request.user)

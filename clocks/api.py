@@ -6,7 +6,6 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,6 +13,7 @@ from accounts.models import Profile, TurnEmail
 from clocks import services
 from clocks.arithmetic import time_zone_names
 from core.api import ErrorSerializer
+from core.requests import SignedInRequest
 
 
 class StrictBooleanField(serializers.BooleanField):
@@ -30,7 +30,7 @@ class VacationRequestSerializer(serializers.Serializer):
     days = serializers.IntegerField(
         required=False,
         min_value=1,
-        max_value=366,
+        max_value=services.MAX_VACATION_DAYS,
         help_text="Planned length in days (default: all the days left this year).",
     )
 
@@ -87,7 +87,7 @@ class VacationView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(operation_id="get_vacation", responses={200: VacationSerializer, **_errors})
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         profile = Profile.objects.get(user=request.user)
         return Response(_vacation_payload(services.vacation_of(profile)))
 
@@ -102,7 +102,7 @@ class VacationView(APIView):
         description="Go on vacation now: all your clocks stop (except in games that forbid "
         "vacation). Already on vacation: `days` moves the planned end.",
     )
-    def put(self, request: Request) -> Response:
+    def put(self, request: SignedInRequest) -> Response:
         data = VacationRequestSerializer(data=request.data)  # a JSON null body is a 400
         data.is_valid(raise_exception=True)
         vacation = services.take_vacation(user=request.user, days=data.validated_data.get("days"))
@@ -115,7 +115,7 @@ class VacationView(APIView):
         description="Come back: each started day is charged and your clocks restart. "
         "Not on vacation: nothing changes.",
     )
-    def delete(self, request: Request) -> Response:
+    def delete(self, request: SignedInRequest) -> Response:
         return Response(_vacation_payload(services.end_vacation(user=request.user)))
 
 
@@ -125,7 +125,7 @@ class PreferencesView(APIView):
     @extend_schema(
         operation_id="get_preferences", responses={200: PreferencesSerializer, **_errors}
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         return Response(_preferences_payload(Profile.objects.get(user=request.user)))
 
     @extend_schema(
@@ -133,7 +133,7 @@ class PreferencesView(APIView):
         request=PreferencesSerializer,
         responses={200: PreferencesSerializer, **_errors},
     )
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: SignedInRequest) -> Response:
         data = PreferencesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         profile = services.update_preferences(user=request.user, **data.validated_data)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TurnEmail
 from clocks.arithmetic import is_time_zone
+from clocks.services import MAX_VACATION_DAYS
 from clocks.timecontrol import MAX_DAYS, MAX_INCREMENT_HOURS, ClockKind, TimeControl
 
 
@@ -14,7 +17,7 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(
         label=_("Days"),
         min_value=1,
-        max_value=366,
+        max_value=MAX_VACATION_DAYS,
         required=False,
         help_text=_("Empty: all the days you have left this year."),
     )
@@ -44,7 +47,7 @@ class TimeControlForm(forms.Form):
     cleaned_data then holds ``time_control`` (a TimeControl) for
     games.services.create_challenge, beside the fields it was read from
     (``clock_kind``, ``days_per_turn``, ``increment_hours``, ``weekend_pause``).
-    `strict_days` False accepts any number of days per turn up to 30 (tournaments).
+    `strict_days` False accepts any number of days per turn up to MAX_DAYS (tournaments).
     """
 
     strict_days = True
@@ -71,8 +74,8 @@ class TimeControlForm(forms.Form):
         required=False,
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data  # None: cleaned_data as it is
         data["increment_hours"] = data.get("increment_hours") or 0
         if data.get("clock_kind") and "days_per_turn" in data:
             control = TimeControl.from_hours(

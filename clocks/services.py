@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,6 +29,8 @@ from clocks.errors import NoVacationDays
 from core.errors import InvalidInput
 
 logger = logging.getLogger(__name__)
+
+MAX_VACATION_DAYS = 366  # the longest vacation a player may ask for at once: a (leap) year
 
 
 def vacation_days_per_year() -> int:
@@ -99,7 +101,7 @@ def begin_vacation(profile: Profile, *, now: dt.datetime, until: dt.datetime) ->
 
 
 def take_vacation(
-    *, user: AbstractBaseUser, days: int | None = None, now: dt.datetime | None = None
+    *, user: User, days: int | None = None, now: dt.datetime | None = None
 ) -> Vacation:
     """Go on vacation now for `days` days (default: all the days left this year).
 
@@ -139,7 +141,7 @@ def days_charged(started: dt.datetime, ended: dt.datetime) -> int:
     return max(1, math.ceil((ended - started).total_seconds() / DAY))
 
 
-def end_vacation(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> Vacation:
+def end_vacation(*, user: User, now: dt.datetime | None = None) -> Vacation:
     """Come back: charge the days used and restart the clocks that were stopped.
 
     A vacation that reached its planned end is closed at that end (the sweeper
@@ -191,7 +193,7 @@ def end_due_vacations(*, now: dt.datetime | None = None) -> int:
 
 def update_preferences(
     *,
-    user: AbstractBaseUser,
+    user: User,
     time_zone: str | None = None,
     auto_vacation: bool | None = None,
     email_notifications: bool | None = None,

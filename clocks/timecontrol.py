@@ -96,7 +96,7 @@ class TimeControl:
         """
         if isinstance(increment_hours, bool) or not isinstance(increment_hours, int | float):
             raise TypeError(f"increment_hours must be a number, not {increment_hours!r}")
-        return cls(kind, days, round(increment_hours * HOUR), bool(weekend_pause))
+        return cls(ClockKind(kind), days, round(increment_hours * HOUR), bool(weekend_pause))
 
     def replace(self, **changes: object) -> TimeControl:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]

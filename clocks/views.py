@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -12,10 +12,11 @@ from accounts.models import Profile
 from clocks import services
 from clocks.forms import ClockPreferencesForm, VacationForm
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 
 
 @login_required
-def vacation_page(request: HttpRequest) -> HttpResponse:
+def vacation_page(request: SignedInHttpRequest) -> HttpResponse:
     profile = Profile.objects.get(user=request.user)
     vacation_form = VacationForm()
     preferences_form = ClockPreferencesForm(

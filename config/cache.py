@@ -19,10 +19,12 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        # RedisCacheClient's private helpers (not in its stubs): the docstring says why.
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            new = self._client  # type: ignore[attr-defined]
+            client = self._clients[id(pool)] = new(connection_pool=pool)
         return client
 
 

@@ -19,6 +19,7 @@ import re
 import sys
 from email.utils import parseaddr
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
@@ -326,6 +327,7 @@ if DB_POOL_MAX_SIZE and DB_POOL_MIN_SIZE > DB_POOL_MAX_SIZE:
         f"DB_POOL_MIN_SIZE={DB_POOL_MIN_SIZE} must not exceed DB_POOL_MAX_SIZE={DB_POOL_MAX_SIZE}"
     )
 
+DATABASES: dict[str, Any]  # options of every kind, filled in below
 if DATABASE_URL is None:
     DATABASES = {
         "default": {

@@ -30,7 +30,7 @@ class SizeLimitedUploadHandler(FileUploadHandler):
         input_data: Any,
         META: dict[str, Any],
         content_length: int,
-        boundary: bytes,
+        boundary: bytes | str,  # bytes from Django's parser (its stubs say str)
         encoding: str | None = None,
     ) -> None:
         self.request_too_large = content_length > self.limit + self.OVERHEAD

@@ -26,6 +26,14 @@ from django.db.models import Field, Model
 M = TypeVar("M", bound=Model)
 
 
+def column(model: type[Model], name: str) -> str:
+    """The column of the model's field `name`, one stored in the model's own table."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or field.column is None:
+        raise ValueError(f"{model.__name__}.{name} has no column")
+    return field.column
+
+
 def _column_fields(model: type[Model]) -> list[Field[Any, Any]]:
     """The fields stored in the model's own table, in the order Model.__init__ takes
     them positionally (forward concrete fields; many-to-many ones have a table of
@@ -111,8 +119,7 @@ class RowWriter(Generic[M]):
     def update_sql(self, names: Sequence[str]) -> str:
         """``UPDATE … SET <the named fields' columns> WHERE pk = %s`` (parameters:
         :meth:`update_values`)."""
-        fields = [self.model._meta.get_field(name) for name in names]
-        assignments = ", ".join(f'"{field.column}" = %s' for field in fields)
+        assignments = ", ".join(f'"{column(self.model, name)}" = %s' for name in names)
         return f'UPDATE "{self.table}" SET {assignments} WHERE "{self.pk.column}" = %s'
 
     def update_values(self, instance: M, names: Sequence[str]) -> list[Any]:

@@ -7,11 +7,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.requests import SignedInHttpRequest
 from games import agreements, errors, services
 from games.models import Challenge, Game
 from games.views import run
@@ -50,7 +51,7 @@ def page_context(game: Game, user: Any) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def draw(request: HttpRequest, game_id: int) -> HttpResponse:
+def draw(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if request.POST.get("action") == "cancel":
         if run(request, lambda: agreements.cancel_draw_offer(game=game, player=request.user)):
@@ -67,7 +68,7 @@ def draw(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def abort(request: HttpRequest, game_id: int) -> HttpResponse:
+def abort(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if run(request, lambda: agreements.abort(game=game, player=request.user)):
         messages.success(request, _("The game is aborted."))
@@ -76,7 +77,7 @@ def abort(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+def rematch(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     """Ask for a rematch, or accept the opponent's (the same call); or decline theirs."""
     game = get_object_or_404(Game, pk=game_id)
     if request.POST.get("action") == "decline":
@@ -100,7 +101,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def notes(request: HttpRequest, game_id: int) -> HttpResponse:
+def notes(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     # Browsers send a textarea's line breaks as CRLF: one character each, as typed.
     text = request.POST.get("text", "").replace("\r\n", "\n")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,7 +41,7 @@ class DrawAnswer(enum.Enum):
     AGREED = "agreed"  # the opponent's offer stood: the game is drawn
 
 
-def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswer]:
+def offer_draw(*, game: Game, player: User) -> tuple[Game, DrawAnswer]:
     """Offer a draw, or accept the opponent's standing offer (the same call)."""
     with transaction.atomic():
         game = services.locked_game(game)
@@ -66,7 +66,7 @@ def offer_draw(*, game: Game, player: AbstractBaseUser) -> tuple[Game, DrawAnswe
     return game, DrawAnswer.OFFERED
 
 
-def cancel_draw_offer(*, game: Game, player: AbstractBaseUser) -> Game:
+def cancel_draw_offer(*, game: Game, player: User) -> Game:
     """Withdraw one's own draw offer or decline the opponent's."""
     with transaction.atomic():
         game = services.locked_game(game)
@@ -98,7 +98,7 @@ def can_abort(game: Game) -> bool:
     return game.status == Game.Status.ACTIVE and game.ply < 2
 
 
-def abort(*, game: Game, player: AbstractBaseUser) -> Game:
+def abort(*, game: Game, player: User) -> Game:
     """Call the game off before both players have made their first turn."""
     with transaction.atomic():
         game = services.locked_game(game)
@@ -130,7 +130,7 @@ def pending_rematch(game: Game) -> Challenge | None:
     )
 
 
-def rematch(*, game: Game, player: AbstractBaseUser) -> tuple[Challenge, bool]:
+def rematch(*, game: Game, player: User) -> tuple[Challenge, bool]:
     """Challenge the opponent of a finished game again, colours swapped, same settings.
 
     Returns (challenge, created).  Not created: this player's rematch challenge was
@@ -176,13 +176,13 @@ def rematch(*, game: Game, player: AbstractBaseUser) -> tuple[Challenge, bool]:
 # --- Notes -------------------------------------------------------------------------------
 
 
-def note_text(*, game: Game, user: AbstractBaseUser) -> str:
+def note_text(*, game: Game, user: User) -> str:
     """The user's own notes on the game ("" when they wrote none)."""
     text = GameNote.objects.filter(game=game, user=user).values_list("text", flat=True).first()
     return text or ""
 
 
-def save_note(*, game: Game, user: AbstractBaseUser, text: str) -> str:
+def save_note(*, game: Game, user: User, text: str) -> str:
     """Replace the player's notes on the game; returns the stored text.
 
     One row per (game, player), written with one upsert: concurrent saves of the same

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from games.models import Game
@@ -21,7 +21,7 @@ _ACT_FIELDS = ("id", "status", "position", "start_position", "white_id", "black_
 _NO_DEADLINE = dt.datetime.max.replace(tzinfo=dt.UTC)
 
 
-def running_games(user: AbstractBaseUser) -> QuerySet[Game]:
+def running_games(user: User) -> QuerySet[Game]:
     return Game.objects.filter(Q(white=user) | Q(black=user), status__in=RUNNING)
 
 
@@ -29,7 +29,7 @@ def _urgency(game: Game) -> tuple[dt.datetime, int]:
     return (game.deadline or _NO_DEADLINE, game.pk)
 
 
-def games_awaiting(user: AbstractBaseUser) -> list[Game]:
+def games_awaiting(user: User) -> list[Game]:
     """The user's games where they must act now, most urgent deadline first."""
     if not user.is_authenticated:
         return []
@@ -37,7 +37,7 @@ def games_awaiting(user: AbstractBaseUser) -> list[Game]:
     return sorted((g for g in games if g.who_must_act() == user.pk), key=_urgency)
 
 
-def awaiting_count(user: AbstractBaseUser) -> int:
+def awaiting_count(user: User) -> int:
     """How many games wait for the user (the header's count and the title's "(N) ")."""
     if not user.is_authenticated:
         return 0
@@ -46,6 +46,5 @@ def awaiting_count(user: AbstractBaseUser) -> int:
 
 def action_needed(game: Game) -> str:
     """What the player to act must do: "turn", "place" (pie) or "choose" (pie colour)."""
-    if game.status == Game.Status.SETUP:
-        return "choose" if game.start_position else "place"
-    return "turn"
+    step = game.pie_step()
+    return step.action if step is not None else "turn"

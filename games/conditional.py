@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -57,7 +57,7 @@ class Lines:
 class Reply:
     """The turn take_reply found: `player` plays `text` now."""
 
-    player: AbstractBaseUser
+    player: User
     text: str
 
 
@@ -169,7 +169,7 @@ def build_tree(position: Position, lines: list[list[EngineTurn]]) -> Tree:
     return tree
 
 
-def set_lines(*, game: Game, player: AbstractBaseUser, ply: int, lines: list[list[str]]) -> Lines:
+def set_lines(*, game: Game, player: User, ply: int, lines: list[list[str]]) -> Lines:
     """Replace `player`'s conditional lines in `game` (no lines: delete them).
 
     `ply` must be the opponent's next turn (the game's ply + 1) and `player` the one
@@ -209,13 +209,13 @@ def set_lines(*, game: Game, player: AbstractBaseUser, ply: int, lines: list[lis
     return Lines(ply=ply, lines=flatten(tree))
 
 
-def _live_row(game: Game, player: AbstractBaseUser) -> ConditionalLines | None:
+def _live_row(game: Game, player: User) -> ConditionalLines | None:
     if not player.is_authenticated or game.status != Game.Status.ACTIVE:
         return None
     return ConditionalLines.objects.filter(game=game, author=player, ply=game.ply + 1).first()
 
 
-def lines_of(*, game: Game, player: AbstractBaseUser) -> Lines | None:
+def lines_of(*, game: Game, player: User) -> Lines | None:
     """`player`'s live lines in `game` (for the next turn of an active game), or None."""
     row = _live_row(game, player)
     if row is None:
@@ -233,7 +233,7 @@ class Node:
     children: list[Node]
 
 
-def tree_of(*, game: Game, player: AbstractBaseUser) -> list[Node]:
+def tree_of(*, game: Game, player: User) -> list[Node]:
     """`player`'s live lines in `game` as a tree of numbered nodes (none: empty)."""
     row = _live_row(game, player)
 
@@ -246,7 +246,7 @@ def tree_of(*, game: Game, player: AbstractBaseUser) -> list[Node]:
     return nodes(row.tree, row.ply) if row is not None else []
 
 
-def delete_lines(*, game: Game, player: AbstractBaseUser) -> None:
+def delete_lines(*, game: Game, player: User) -> None:
     """Remove `player`'s lines in `game` (none: nothing to do)."""
     with transaction.atomic():
         game = services.locked_game(game)  # not in the middle of a turn that plays them

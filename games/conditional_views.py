@@ -10,12 +10,13 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.throttling import ConditionalThrottle
+from core.requests import SignedInHttpRequest
 from engine import IllegalTurnError, InvalidTurnError
 from games import conditional, errors, services
 from games.board_svg import turn_cells
@@ -30,7 +31,7 @@ def _page(game: Game, line: list[str]) -> str:
 
 
 @login_required
-def conditional_page(request: HttpRequest, game_id: int) -> HttpResponse:
+def conditional_page(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("white", "black"), pk=game_id)
     if request.method == "POST":
         return _change(request, game)
@@ -82,7 +83,7 @@ def conditional_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/conditional.html", context)
 
 
-def _change(request: HttpRequest, game: Game) -> HttpResponse:
+def _change(request: SignedInHttpRequest, game: Game) -> HttpResponse:
     """POST: `add` the posted line to the player's lines (merged), or `delete` them all."""
     line = request.POST.get("line", "").split()
     throttle = ConditionalThrottle()
@@ -94,9 +95,12 @@ def _change(request: HttpRequest, game: Game) -> HttpResponse:
         )
         return redirect(_page(game, line))
     if request.POST.get("action") == "delete":
-        deleted = run(
-            request, lambda: conditional.delete_lines(game=game, player=request.user) or True
-        )
+
+        def delete() -> bool:
+            conditional.delete_lines(game=game, player=request.user)
+            return True
+
+        deleted = run(request, delete)
         if deleted:
             messages.success(request, _("Your conditional turns are deleted."))
         return redirect("web:game", game_id=game.pk)

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.models import Profile
-from core.rows import RowReader
+from core.rows import RowReader, column
 from games.models import Game
 from games.models import Turn as TurnRow
 
@@ -31,7 +31,7 @@ class _LockedGameRead:
         self.black_profile = RowReader(Profile, "bp")
         users, profiles = user_model._meta.db_table, Profile._meta.db_table
         profile_user = Profile._meta.get_field("user").column
-        turn = {name: TurnRow._meta.get_field(name).column for name in ("game", "ply", "text")}
+        turn = {name: column(TurnRow, name) for name in ("game", "ply", "text")}
         readers = (self.game, self.white, self.white_profile, self.black, self.black_profile)
         # Only the game row is locked (FOR UPDATE OF g): other games of the same players
         # must not wait, as with select_for_update(of=("self",)).

@@ -7,6 +7,8 @@ always the result of replaying those turns from ``start_position``.
 
 from __future__ import annotations
 
+from typing import Literal, NamedTuple
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +19,14 @@ from clocks.models import TimeControlFields
 class Color(models.TextChoices):
     WHITE = "white", _("White")
     BLACK = "black", _("Black")
+
+
+class PieStep(NamedTuple):
+    """A pie setup's next step (Game.pie_step): "place" one adaptoid of each colour, or
+    "choose" a colour, and the seat of the player who must do it."""
+
+    action: Literal["place", "choose"]
+    color: str
 
 
 class Challenge(TimeControlFields):
@@ -100,7 +110,7 @@ class Challenge(TimeControlFields):
         ]
 
     def __str__(self) -> str:
-        to = self.opponent.get_username() if self.opponent_id else _("anyone")
+        to = self.opponent.get_username() if self.opponent is not None else _("anyone")
         return f"#{self.pk} {self.created_by.get_username()} → {to} ({self.status})"
 
 
@@ -224,7 +234,11 @@ class Game(TimeControlFields):
     def __str__(self) -> str:
         return f"#{self.pk} {self.white.get_username()} – {self.black.get_username()} {self.result}"
 
-    def color_of(self, user_id: int) -> str | None:
+    # The stored turns' texts when the game was read with them in one round trip
+    # (games.hot_reads.locked_game); not set otherwise.
+    stored_turn_texts: list[str]
+
+    def color_of(self, user_id: int | None) -> str | None:
         if user_id == self.white_id:
             return Color.WHITE
         if user_id == self.black_id:
@@ -232,14 +246,24 @@ class Game(TimeControlFields):
         return None
 
     def color_to_act(self) -> str | None:
-        """Who must act now, as a colour: the side to move in an active game; in a pie
-        setup, White places the adaptoids and then Black chooses the colours; None once
-        finished.  The one answer to this question (clocks, bots, pages, notifications)."""
+        """Who must act now, as a colour: the side to move in an active game, the pie
+        setup's (pie_step) in a setup; None once finished.  The one answer to this
+        question (clocks, bots, pages, notifications)."""
         if self.status == self.Status.ACTIVE:
             return self.to_move
-        if self.status == self.Status.SETUP:
-            return Color.BLACK if self.start_position else Color.WHITE
-        return None
+        step = self.pie_step()
+        return step.color if step is not None else None
+
+    def pie_step(self) -> PieStep | None:
+        """The pie setup's next step, None outside the setup.  The one place the pie
+        roles are decided: the player seated White (the first player) places the
+        adaptoids, then the player seated Black chooses the colours (choose_color swaps
+        the seats if they take White)."""
+        if self.status != self.Status.SETUP:
+            return None
+        if self.start_position:
+            return PieStep("choose", Color.BLACK)
+        return PieStep("place", Color.WHITE)
 
     def who_must_act(self) -> int | None:
         """The user id of the player who must act now (see color_to_act), or None."""

@@ -14,8 +14,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -30,10 +29,7 @@ from games import conditional, errors, hot_reads, hot_writes, signals
 from games.models import Challenge, Color, Game
 from games.models import Turn as TurnRow
 
-User = get_user_model()
 logger = logging.getLogger(__name__)
-
-MAX_DAYS_PER_TURN = 30  # as clocks.timecontrol.MAX_DAYS
 
 
 # --- Challenges ------------------------------------------------------------------------
@@ -41,7 +37,7 @@ MAX_DAYS_PER_TURN = 30  # as clocks.timecontrol.MAX_DAYS
 
 def create_challenge(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     opponent: str | None = None,
     color: str = Challenge.ColorChoice.RANDOM,
     opening: str = Challenge.Opening.STANDARD,
@@ -53,7 +49,7 @@ def create_challenge(
 
     The time control (clocks.timecontrol): per turn, or a time bank with an
     increment, optionally with the clocks stopped at weekends.  Any whole number of
-    days per turn up to 30 is accepted here (the API's older `days_per_turn`); the
+    days per turn up to clocks.timecontrol.MAX_DAYS is accepted here (the API's older `days_per_turn`); the
     `clock` object of the API and the lobby's form keep to the usual choices.
     """
     fields: dict[str, list[str]] = {}
@@ -84,7 +80,7 @@ def create_challenge(
             color=color,
             opening=opening,
             rated=rated,
-            time_control=time_control,
+            time_control=time_control,  # type: ignore[misc]  # a property Model() takes (clocks.models)
             idempotency_key=idempotency_key,
         )
         signals.challenge_created.send(sender=Challenge, challenge=challenge)
@@ -92,7 +88,7 @@ def create_challenge(
 
 
 def create_challenge_once(
-    *, creator: AbstractBaseUser, idempotency_key: str, **options: Any
+    *, creator: User, idempotency_key: str, **options: Any
 ) -> tuple[Challenge, bool]:
     """create_challenge, at most once per (creator, key): (challenge, created).
 
@@ -117,7 +113,7 @@ def _locked_challenge(challenge: Challenge) -> Challenge:
     return Challenge.objects.select_for_update().get(pk=challenge.pk)
 
 
-def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
+def accept_challenge(*, challenge: Challenge, player: User) -> Game:
     """Accept an open challenge and create its game (active, or in pie setup)."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -155,7 +151,7 @@ def accept_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Game:
     return game
 
 
-def decline_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+def decline_challenge(*, challenge: Challenge, player: User) -> Challenge:
     """The challenged player says no. An open challenge cannot be declined, only ignored."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -168,7 +164,7 @@ def decline_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Chal
     return challenge
 
 
-def cancel_challenge(*, challenge: Challenge, player: AbstractBaseUser) -> Challenge:
+def cancel_challenge(*, challenge: Challenge, player: User) -> Challenge:
     """The creator withdraws a challenge nobody has accepted yet."""
     with transaction.atomic():
         challenge = _locked_challenge(challenge)
@@ -193,8 +189,8 @@ cancel = cancel_challenge
 
 def start_game(
     *,
-    white: AbstractBaseUser,
-    black: AbstractBaseUser,
+    white: User,
+    black: User,
     opening: str = Game.Opening.STANDARD,
     rated: bool = True,
     start_position: str | None = None,
@@ -284,23 +280,24 @@ def player_profiles(game: Game) -> dict[int, Profile]:
     return profiles
 
 
-def require_player(game: Game, player: AbstractBaseUser) -> str:
+def require_player(game: Game, player: User) -> str:
     color = game.color_of(player.pk)
     if color is None:
         raise errors.NotAPlayer()
     return color
 
 
-def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -> Game:
+def setup_pie(*, game: Game, player: User, white: str, black: str) -> Game:
     """Pie opening, step 1: the first player puts one adaptoid of each colour down."""
     with transaction.atomic():
         game = locked_game(game)
-        require_player(game, player)
+        color = require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
-        if game.status != Game.Status.SETUP or game.start_position:
+        step = game.pie_step()
+        if step is None or step.action != "place":
             raise errors.WrongPhase(_("The pieces have already been placed."))
-        if player.pk != game.white_id:
+        if color != step.color:
             raise errors.NotYourTurn(
                 _("Your opponent places the pieces; you choose the colour afterwards.")
             )
@@ -317,7 +314,7 @@ def setup_pie(*, game: Game, player: AbstractBaseUser, white: str, black: str) -
     return game
 
 
-def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
+def choose_color(*, game: Game, player: User, color: str) -> Game:
     """Pie opening, step 2: the second player picks a colour; the game starts."""
     if color not in Color.values:
         raise errors.InvalidInput(
@@ -325,14 +322,15 @@ def choose_color(*, game: Game, player: AbstractBaseUser, color: str) -> Game:
         )
     with transaction.atomic():
         game = locked_game(game)
-        require_player(game, player)
+        seat = require_player(game, player)
         if game.status == Game.Status.FINISHED:
             raise errors.GameOver()
-        if game.status != Game.Status.SETUP:
+        step = game.pie_step()
+        if step is None:
             raise errors.WrongPhase(_("The colours have already been chosen."))
-        if not game.start_position:
+        if step.action != "choose":
             raise errors.WrongPhase(_("The pieces have not been placed yet."))
-        if player.pk != game.black_id:
+        if seat != step.color:
             raise errors.NotYourTurn(_("Your opponent chooses the colour."))
         now = timezone.now()
         clock.check_deadline(game=game, now=now)
@@ -359,7 +357,7 @@ def replay(game: Game, turn_texts: Iterable[str] | None = None) -> Position:
 
 
 def play_turn(
-    *, game: Game, player: AbstractBaseUser, text: str, ply: int, automatic: bool = False
+    *, game: Game, player: User, text: str, ply: int, automatic: bool = False
 ) -> tuple[Game, bool]:
     """Play `text` as turn number `ply` (1-based). Returns (game, created).
 
@@ -468,7 +466,7 @@ def _play_conditional_reply(*, game: Game, reply: conditional.Reply, ply: int) -
     return replied
 
 
-def resign(*, game: Game, player: AbstractBaseUser) -> Game:
+def resign(*, game: Game, player: User) -> Game:
     with transaction.atomic():
         game = locked_game(game)
         color = require_player(game, player)

@@ -245,7 +245,10 @@ def _warn_low_time(now: dt.datetime) -> int:
     warnings = low_time(now)
     if not warnings:
         return 0
-    answers = signals.time_running_low.send(sender=Game, warnings=warnings, now=now)
+    # Whatever the receivers return (Signal.send's stubs say str | None).
+    answers: list[tuple[Any, Any]] = signals.time_running_low.send(
+        sender=Game, warnings=warnings, now=now
+    )
     return sum(answer for _receiver, answer in answers if isinstance(answer, int))
 
 

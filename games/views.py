@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import blocked_either_way
+from core.requests import SignedInHttpRequest
 from engine import (
     IllegalTurnError,
     InvalidPositionError,
@@ -34,7 +35,7 @@ from engine import (
 from games import errors, forms, services, signals
 from games.board_svg import board_svg, turn_cells
 from games.engine_messages import translate_reason
-from games.models import Challenge, Game
+from games.models import Challenge, Color, Game
 
 User = get_user_model()
 T = TypeVar("T")
@@ -140,7 +141,7 @@ def game_turns_at(game: Game, ply: int | None) -> tuple[list[str], int, Position
 
 
 @login_required
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: SignedInHttpRequest) -> HttpResponse:
     form = forms.ChallengeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -173,7 +174,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def challenge_action(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+def challenge_action(request: SignedInHttpRequest, challenge_id: int, action: str) -> HttpResponse:
     challenge = get_object_or_404(Challenge, pk=challenge_id)
     if action == "accept":
         game = run(
@@ -225,12 +226,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     legal = sorted(str(t) for t in position.legal_turns) if can_play and position else []
     last_cells = turn_cells(texts[view_ply - 1]) if view_ply else []
     black_starts = bool(game.start_position) and game.start_position.split()[1:2] == ["b"]
-    setup_stage = None
-    if game.status == Game.Status.SETUP and color is not None:
-        if not game.start_position and user.pk == game.white_id:
-            setup_stage = "place"
-        elif game.start_position and user.pk == game.black_id:
-            setup_stage = "choose"
+    pie_step = game.pie_step()
+    # This player's own pie step, if it is theirs now: the page shows its form.
+    setup_stage = pie_step.action if pie_step is not None and color == pie_step.color else None
     setup_board = Position.pie_setup("A1", "A2").board if game.status == Game.Status.SETUP else None
     # Black sees the board from their side (row 7 at the bottom); the page can turn it.
     flipped = color == "black"
@@ -257,6 +255,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "legal": legal,
         "ply_hidden": [("ply", len(texts) + 1)],
         "setup_stage": setup_stage,
+        "pie_step": pie_step,
+        "pie_player": (
+            player_name(game.white if pie_step.color == Color.WHITE else game.black)
+            if pie_step is not None
+            else ""
+        ),
         "last_turn": texts[view_ply - 1] if view_ply else "",
         "mover": position.side_to_move.value if position else None,
         "flipped": flipped,
@@ -304,7 +308,7 @@ def turn_preview(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def play(request: HttpRequest, game_id: int) -> HttpResponse:
+def play(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     text = request.POST.get("turn", "").strip()
     try:
@@ -324,7 +328,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def pie_setup(request: HttpRequest, game_id: int) -> HttpResponse:
+def pie_setup(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     white, black = request.POST.get("white", "").strip(), request.POST.get("black", "").strip()
     run(
@@ -336,7 +340,7 @@ def pie_setup(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def pie_choose(request: HttpRequest, game_id: int) -> HttpResponse:
+def pie_choose(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     color = request.POST.get("color", "")
     run(request, lambda: services.choose_color(game=game, player=request.user, color=color))
@@ -344,7 +348,7 @@ def pie_choose(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+def resign(request: SignedInHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(_games(), pk=game_id)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         if run(request, lambda: services.resign(game=game, player=request.user)):
@@ -356,6 +360,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 def position_svg(request: HttpRequest) -> HttpResponse:
     """Any position as a standalone SVG file: ?position=… or ?game=ID&ply=N."""
     game_id = query_int(request, "game")
+    position: Position | None
     if game_id is not None:
         game = get_object_or_404(Game, pk=game_id)
         if not game.start_position:
@@ -380,8 +385,8 @@ def analysis(request: HttpRequest) -> HttpResponse:
     if game_id is not None:
         game = get_object_or_404(Game, pk=game_id)
         if game.start_position:
-            start = str(game_turns_at(game, query_int(request, "ply"))[2])
-            return redirect(f"{reverse('web:analysis')}?{urlencode({'position': start})}")
+            shown = str(game_turns_at(game, query_int(request, "ply"))[2])
+            return redirect(f"{reverse('web:analysis')}?{urlencode({'position': shown})}")
     start_text = request.GET.get("position", "").strip()
     start = parse_position(start_text) if start_text else Position.standard()
     if start is None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
+from core.requests import SignedInRequest
+from games.models import Game
 from notifications import services
 from notifications.models import Kind, Notification
 
@@ -17,7 +18,9 @@ from notifications.models import Kind, Notification
 class NotificationSerializer(serializers.ModelSerializer):
     kind = serializers.ChoiceField(choices=Kind.choices)
     message = serializers.CharField(help_text="In the request's language.")
-    game = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    game: serializers.PrimaryKeyRelatedField[Game] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     unread = serializers.SerializerMethodField()
 
     class Meta:
@@ -78,14 +81,16 @@ class NotificationsView(APIView):
             404: OpenApiResponse(ErrorSerializer, description="`not_found`: no such page"),
         },
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         params = NotificationFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         notifications = services.recent_for(
             request.user, unread_only=params.validated_data["unread"]
         )
         paginator = NotificationPagination()
-        page = paginator.paginate_queryset(notifications, request, view=self)
+        page: list[Notification] | None = paginator.paginate_queryset(
+            notifications, request, view=self
+        )
         return paginator.get_paginated_response(NotificationSerializer(page, many=True).data)
 
 
@@ -97,7 +102,7 @@ class MarkReadView(APIView):
         request=MarkReadSerializer,
         responses={200: MarkedSerializer, **_errors},
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         data = MarkReadSerializer(data=request.data)  # a JSON null body is a 400
         data.is_valid(raise_exception=True)
         marked = services.mark_read(user=request.user, ids=data.validated_data.get("ids"))

@@ -1,4 +1,5 @@
-"""Game events → notifications (games.signals; inside the game's transaction)."""
+"""Game events → notifications (games.signals; inside the game's transaction), and the
+notices other apps send (core.notices: tournaments)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.models import Profile
+from core import notices
 from games import signals
-from games.models import Challenge, Game
+from games.models import Challenge, Color, Game
 from notifications.models import Kind, Notification
 from notifications.services import mark_game_read, notify, opponent_name
 
@@ -72,9 +74,25 @@ def turn_played(
 @receiver(signals.pie_step)
 def pie_step(sender: Any, game: Game, **kwargs: Any) -> None:
     """The placer (then the chooser) must act: tell them, as for a turn."""
-    if game.start_position:  # the placer just placed: their notices about it are read
-        mark_game_read(user=game.white, game=game)
+    step = game.pie_step()
+    if step is not None and step.action == "choose":
+        # The placer (the chooser's opponent) just placed: their notices about it are read.
+        mark_game_read(user=game.black if step.color == Color.WHITE else game.white, game=game)
     _your_turn(game)
+
+
+@receiver(notices.notice)
+def notice(
+    sender: Any,
+    user: Any,
+    kind: str,
+    params: dict[str, Any] | None = None,
+    url: str = "",
+    dedupe_key: str = "",
+    game: Game | None = None,
+    **kwargs: Any,
+) -> None:
+    notify(user=user, kind=kind, params=params, url=url, dedupe_key=dedupe_key, game=game)
 
 
 @receiver(signals.game_opened)
@@ -103,7 +121,7 @@ def game_finished(
 
 @receiver(signals.challenge_created)
 def challenge_created(sender: Any, challenge: Challenge, **kwargs: Any) -> None:
-    if challenge.opponent_id is None:
+    if challenge.opponent is None:
         return  # an open challenge is addressed to nobody in particular
     notify(
         user=challenge.opponent,

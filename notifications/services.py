@@ -1,7 +1,7 @@
 """Notify players: the on-site list, and emails sent by Celery after commit.
 
-``notify(*, user, kind, …)`` is the one entry point (the tournaments app calls it
-for "tournament started" and "new round paired").  It stores a Notification in
+``notify(*, user, kind, …)`` is the one entry point (the tournaments app reaches it
+through core.notices for "tournament started" and "new round paired").  It stores a Notification in
 the caller's transaction and decides about the email:
 
 * emails off, no address, or a bot → none;
@@ -24,8 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, connection, transaction
@@ -35,12 +34,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import Profile, TurnEmail
+from core import rows
 from core.rows import RowWriter
 from games.models import Game
 from notifications.models import EmailState, Kind, Notification
 
 logger = logging.getLogger(__name__)
-User = get_user_model()
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 # A sender that claimed an email this long ago without finishing has died; an email
@@ -64,7 +63,7 @@ def game_url(game_id: int) -> str:
 
 
 def _email_state(
-    *, user: AbstractBaseUser, profile: Profile, kind: str, game: Game | None, now: dt.datetime
+    *, user: User, profile: Profile, kind: str, game: Game | None, now: dt.datetime
 ) -> tuple[str, bool]:
     """(email_state, digest) for a new notification."""
     if not profile.email_notifications or not user.email or profile.is_bot:
@@ -96,7 +95,7 @@ def _writer() -> RowWriter[Notification]:
 
 
 def _insert(
-    row: Notification, seen_by: AbstractBaseUser | None = None, *, skip_duplicate: bool = False
+    row: Notification, seen_by: User | None = None, *, skip_duplicate: bool = False
 ) -> bool:
     """``row.save()`` as a named statement (every turn writes a notification; see
     ``core.rows``, and ``games/tests/test_hot_writes.py`` for the check that the row
@@ -123,7 +122,7 @@ def _insert(
 @cache
 def _mark_game_read_sql() -> str:
     def column(name: str) -> str:
-        return Notification._meta.get_field(name).column  # type: ignore[union-attr]
+        return rows.column(Notification, name)
 
     return (
         f'UPDATE "{Notification._meta.db_table}" SET "{column("read")}" = %s '
@@ -134,7 +133,7 @@ def _mark_game_read_sql() -> str:
 
 def notify(
     *,
-    user: AbstractBaseUser,
+    user: User,
     kind: str,
     game: Game | None = None,
     params: dict[str, Any] | None = None,
@@ -142,7 +141,7 @@ def notify(
     dedupe_key: str = "",
     now: dt.datetime | None = None,
     profile: Profile | None = None,
-    seen_by: AbstractBaseUser | None = None,
+    seen_by: User | None = None,
 ) -> Notification | None:
     """Tell `user` about an event of `kind` (a notifications.models.Kind value).
 
@@ -201,7 +200,7 @@ def notify(
 # --- Reading ----------------------------------------------------------------------------
 
 
-def mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
+def mark_read(*, user: User, ids: list[int] | None = None) -> int:
     """Mark the user's notifications (all, or those `ids`) read; returns how many."""
     unread = Notification.objects.filter(user=user, read__isnull=True)
     if ids is not None:
@@ -209,7 +208,7 @@ def mark_read(*, user: AbstractBaseUser, ids: list[int] | None = None) -> int:
     return unread.update(read=timezone.now())
 
 
-def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
+def mark_game_read(*, user: User, game: Game) -> int:
     """The user opened or played `game`: what the site told them about it is read.
 
     A named statement (every turn runs it for the mover); the same rows as
@@ -220,39 +219,40 @@ def mark_game_read(*, user: AbstractBaseUser, game: Game) -> int:
         return cursor.rowcount
 
 
-def _mark_game_read_params(*, user: AbstractBaseUser, game_id: int | None) -> list[Any]:
+def _mark_game_read_params(*, user: User, game_id: int | None) -> list[Any]:
     read = Notification._meta.get_field("read")
     return [read.get_db_prep_save(timezone.now(), connection), game_id, user.pk]
 
 
-def unread_count(user: AbstractBaseUser) -> int:
+def unread_count(user: User) -> int:
     return Notification.objects.filter(user=user, read__isnull=True).count()
 
 
 # --- Unsubscribe ------------------------------------------------------------------------
 
 
-def unsubscribe_token(user: AbstractBaseUser) -> str:
+def unsubscribe_token(user: User) -> str:
     """A signed token naming the user: the link works without logging in."""
     return signing.dumps({"u": user.pk}, salt=UNSUBSCRIBE_SALT)
 
 
-def unsubscribe_url(user: AbstractBaseUser) -> str:
+def unsubscribe_url(user: User) -> str:
     return site_url() + reverse(
         "notifications:unsubscribe", kwargs={"token": unsubscribe_token(user)}
     )
 
 
-def unsubscribing_user(token: str) -> AbstractBaseUser | None:
+def unsubscribing_user(token: str) -> User | None:
     """The user an unsubscribe token names; None for a bad or forged token."""
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return None
-    return User.objects.filter(pk=data.get("u") if isinstance(data, dict) else None).first()
+    user_id = data.get("u") if isinstance(data, dict) else None
+    return User.objects.filter(pk=user_id).first() if isinstance(user_id, int) else None
 
 
-def unsubscribe(*, token: str) -> AbstractBaseUser | None:
+def unsubscribe(*, token: str) -> User | None:
     """Turn every email off for the token's user; None for a bad or forged token."""
     user = unsubscribing_user(token)
     if user is None:
@@ -270,7 +270,7 @@ def unsubscribe(*, token: str) -> AbstractBaseUser | None:
 
 def _message(
     *,
-    user: AbstractBaseUser,
+    user: User,
     subject: str,
     template: str,
     context: dict[str, Any],
@@ -439,7 +439,7 @@ def opponent_name(game: Game, user_id: int) -> str:
     return other.get_username()
 
 
-def recent_for(user: AbstractBaseUser, *, unread_only: bool = False) -> Any:
+def recent_for(user: User, *, unread_only: bool = False) -> Any:
     """The user's notifications, newest first; of the "your turn" notices of one game
     only the latest (the older ones said the same thing)."""
     superseded = Notification.objects.filter(

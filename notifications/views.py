@@ -9,11 +9,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.requests import SignedInHttpRequest
 from notifications import services
 
 
 @login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: SignedInHttpRequest) -> HttpResponse:
     page = Paginator(services.recent_for(request.user), 30).get_page(request.GET.get("page"))
     return render(
         request,
@@ -24,7 +25,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_all_read(request: HttpRequest) -> HttpResponse:
+def mark_all_read(request: SignedInHttpRequest) -> HttpResponse:
     services.mark_read(user=request.user)
     return redirect("notifications:list")
 

@@ -54,7 +54,7 @@ class PlayerDetailSerializer(PlayerSerializer):
     @extend_schema_field(RatingPointSerializer(many=True))
     def get_rating_history(self, profile: Profile) -> list[dict[str, Any]]:
         changes = RatingChange.objects.filter(user_id=profile.user_id).order_by("created", "id")
-        return RatingPointSerializer(changes, many=True).data
+        return list(RatingPointSerializer(changes, many=True).data)
 
 
 ORDERINGS = {

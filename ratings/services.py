@@ -22,7 +22,11 @@ from ratings.models import RatingChange
 # Above this deviation a rating is provisional (shown with "?"), as on lichess.
 PROVISIONAL_DEVIATION = 110.0
 
-_SCORES = {Game.Result.WHITE_WINS: 1.0, Game.Result.BLACK_WINS: 0.0, Game.Result.DRAW: 0.5}
+_SCORES: dict[str, float] = {
+    Game.Result.WHITE_WINS: 1.0,
+    Game.Result.BLACK_WINS: 0.0,
+    Game.Result.DRAW: 0.5,
+}
 
 
 def rate_finished_game(*, game_id: int) -> list[RatingChange]:

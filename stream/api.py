@@ -14,7 +14,7 @@ connection while it waits (stream/events.py gives it back between polls).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -33,6 +33,7 @@ from rest_framework.views import APIView
 from accounts.addresses import client_address
 from accounts.authentication import BearerTokenAuthentication
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 from stream.events import PAGE_KEEPALIVE_SECONDS, event_lines, page_event_lines
 from stream.slots import NoSlot, stream_slot
 
@@ -87,7 +88,7 @@ class _Holding:
             close()
 
 
-def _held_slot(request: Request, *, page: bool) -> AbstractContextManager[None]:
+def _held_slot(request: SignedInRequest, *, page: bool) -> AbstractContextManager[None]:
     """The request's stream slot, taken (stream.slots); 429 when the cap is reached."""
     slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page)
     try:
@@ -118,13 +119,14 @@ def _streaming(content: _Holding, content_type: str) -> StreamingHttpResponse:
 class _FirstRenderer(BaseContentNegotiation):
     """The stream is NDJSON whatever the client asks (`?format=`, Accept); errors are JSON."""
 
-    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
-        return parsers[0] if parsers else None
+    def select_parser(self, request: Request, parsers: Iterable[Any]) -> Any:
+        return next(iter(parsers), None)
 
     def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[Any], format_suffix: str | None = None
     ) -> tuple[Any, str]:
-        return renderers[0], renderers[0].media_type
+        first = next(iter(renderers))
+        return first, first.media_type
 
 
 class EventStreamView(APIView):
@@ -158,7 +160,7 @@ class EventStreamView(APIView):
             ),
         },
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest) -> StreamingHttpResponse:
         """The signed-in user's events, streamed (application/x-ndjson)."""
         params = StreamParamsSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
@@ -243,7 +245,7 @@ class PageEventStreamView(APIView):
             ),
         },
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: SignedInRequest) -> StreamingHttpResponse:
         """What changed for the signed-in user, as Server-Sent Events (text/event-stream)."""
         after = _last_event_id(request)
         slot = _held_slot(request, page=True)

@@ -70,7 +70,7 @@ def challenge_payload(challenge: Challenge) -> dict[str, Any]:
     return {
         "id": challenge.pk,
         "created_by": challenge.created_by.get_username(),
-        "opponent": challenge.opponent.get_username() if challenge.opponent_id else None,
+        "opponent": challenge.opponent.get_username() if challenge.opponent is not None else None,
         "color": challenge.color,
         "opening": challenge.opening,
         "rated": challenge.rated,

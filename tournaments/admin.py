@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from tournaments import services
 from tournaments.models import (
     ByeRequest,
@@ -63,7 +64,7 @@ class TournamentAdmin(admin.ModelAdmin):
     actions = ["start_now"]
 
     @admin.action(description=_("Start the selected tournaments now"))
-    def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+    def start_now(self, request: SignedInHttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
             try:
                 services.request_start(tournament=tournament, by=request.user)
@@ -79,8 +80,7 @@ class ByeRequestInline(admin.TabularInline):
 
     model = ByeRequest
     extra = 0
-    fields = ["round_number", "created"]
-    readonly_fields = fields
+    fields = readonly_fields = ("round_number", "created")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -110,8 +110,7 @@ class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
     can_delete = False
-    fields = ["board", "white", "black", "white_outcome", "black_outcome", "game"]
-    readonly_fields = fields
+    fields = readonly_fields = ("board", "white", "black", "white_outcome", "black_outcome", "game")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -191,8 +190,7 @@ class LeagueAdmin(admin.ModelAdmin):
 class DivisionInline(admin.TabularInline):
     model = Division
     extra = 0
-    fields = ["level", "tournament"]
-    readonly_fields = fields  # made by the season's start: tournaments.leagues
+    fields = readonly_fields = ("level", "tournament")  # made by the season's start: leagues
     can_delete = False
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -124,7 +124,7 @@ def warnings(tournament: Tournament, draft: DraftRound) -> list[DraftWarning]:
     return found
 
 
-def _editable(tournament: Tournament, by: AbstractBaseUser) -> tuple[Tournament, DraftRound]:
+def _editable(tournament: Tournament, by: User) -> tuple[Tournament, DraftRound]:
     """Lock the tournament (the pairing job and the publication wait for us) and its draft."""
     tournament = services.locked_tournament(tournament)
     if not services.may_manage(by, tournament):
@@ -206,9 +206,7 @@ def pair_players(boards: Boards, white: int, black: int) -> Boards:
 EDITS = ("swap_colours", "swap", "bye", "pair")
 
 
-def edit_draft(
-    *, tournament: Tournament, by: AbstractBaseUser, action: str, **values: Any
-) -> DraftRound:
+def edit_draft(*, tournament: Tournament, by: User, action: str, **values: Any) -> DraftRound:
     """Apply one edit to the waiting round: ``swap_colours`` (``board``), ``swap``
     (``first``, ``second``), ``bye`` (``player``), ``pair`` (``white``, ``black``);
     players are seeds.  Warnings never block (see :func:`warnings`)."""
@@ -244,7 +242,7 @@ def edit_draft(
     return draft
 
 
-def publish(*, tournament: Tournament, by: AbstractBaseUser) -> DraftRound:
+def publish(*, tournament: Tournament, by: User) -> DraftRound:
     """Publish the waiting round: a job (:func:`publish_now`) creates its games, as the
     start of a round is a job everywhere else."""
     with transaction.atomic():
@@ -286,7 +284,7 @@ def publish_now(*, tournament_id: int, number: int) -> Round | None:
 def set_arbiter_options(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser,
+    by: User,
     arbiter_publishes: bool | None = None,
     avoid_same_club: bool | None = None,
 ) -> Tournament:
@@ -311,7 +309,7 @@ def set_arbiter_options(
 # --- Forbidden pairs ----------------------------------------------------------------------------
 
 
-def _forbidden_pair_allowed(tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def _forbidden_pair_allowed(tournament: Tournament, by: User) -> Tournament:
     tournament = services.locked_tournament(tournament)  # a pairing of the round waits for us
     if not services.may_manage(by, tournament):
         raise errors.NotOrganiser()
@@ -325,7 +323,7 @@ def _forbidden_pair_allowed(tournament: Tournament, by: AbstractBaseUser) -> Tou
 
 
 def add_forbidden_pair(
-    *, tournament: Tournament, by: AbstractBaseUser, first: Participant, second: Participant
+    *, tournament: Tournament, by: User, first: Participant, second: Participant
 ) -> ForbiddenPair:
     """Organiser, Swiss: these two players are never paired (from the next pairing on).
     Listing a pair twice changes nothing."""
@@ -343,7 +341,7 @@ def add_forbidden_pair(
     return pair
 
 
-def remove_forbidden_pair(*, tournament: Tournament, by: AbstractBaseUser, pair_id: int) -> None:
+def remove_forbidden_pair(*, tournament: Tournament, by: User, pair_id: int) -> None:
     with transaction.atomic():
         tournament = _forbidden_pair_allowed(tournament, by)
         deleted, _details = ForbiddenPair.objects.filter(tournament=tournament, pk=pair_id).delete()

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from tournaments import arbiter, errors, services, trf_import
 from tournaments.models import Participant, Tournament, TrfImport
 from tournaments.trf_messages import translate_trf_error
@@ -36,7 +37,7 @@ def _number(request: HttpRequest, name: str) -> int | None:
 
 
 @login_required
-def draft_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def draft_page(request: SignedInHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _managed(request, tournament_id)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -94,7 +95,7 @@ def _seed(participant: Participant) -> int:
 
 
 @login_required
-def arbiter_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def arbiter_page(request: SignedInHttpRequest, tournament_id: int) -> HttpResponse:
     """Forbidden pairs and the arbiter options of a Swiss."""
     tournament = _managed(request, tournament_id)
     if request.method == "POST":
@@ -142,7 +143,7 @@ def arbiter_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @login_required
-def import_page(request: HttpRequest) -> HttpResponse:
+def import_page(request: SignedInHttpRequest) -> HttpResponse:
     if not services.can_organise(request.user):
         raise PermissionDenied
     if request.method == "POST":
@@ -150,7 +151,7 @@ def import_page(request: HttpRequest) -> HttpResponse:
         try:
             if upload is None:
                 raise errors.InvalidImport(_("Choose a TRF-16 file."))
-            if upload.size > trf_import.MAX_FILE_BYTES:
+            if (upload.size or 0) > trf_import.MAX_FILE_BYTES:
                 raise errors.InvalidImport(
                     _("A TRF file may have at most %(n)d bytes.") % {"n": trf_import.MAX_FILE_BYTES}
                 )

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from tournaments import errors, knockout, leagues, services
 from tournaments.api.formats import leagues_queryset
 from tournaments.api.views import tournaments_queryset
@@ -47,7 +48,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def league_create(request: HttpRequest) -> HttpResponse:
+def league_create(request: SignedInHttpRequest) -> HttpResponse:
     if not services.can_organise(request.user):
         raise PermissionDenied
     form = LeagueForm(request.POST or None)
@@ -80,7 +81,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
             "members": members,
             "mine": mine,
             "seasons": list(league.seasons.order_by("-number")),
-            "may_manage": services.may_manage(request.user, league),  # type: ignore[arg-type]
+            "may_manage": services.may_manage(request.user, league),
             "history": leagues.history(league, request.user) if mine else [],
         },
     )
@@ -109,7 +110,7 @@ def league_history(request: HttpRequest, league_id: int, username: str) -> HttpR
 
 @login_required
 @require_POST
-def league_action(request: HttpRequest, league_id: int, action: str) -> HttpResponse:
+def league_action(request: SignedInHttpRequest, league_id: int, action: str) -> HttpResponse:
     league = get_object_or_404(leagues_queryset(), pk=league_id)
     calls = {
         "join": (

@@ -116,7 +116,7 @@ class TournamentForm(TimeControlForm):
     def clean_clock_kind(self) -> str:
         return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
 
-    def service_arguments(self) -> dict[str, object]:
+    def service_arguments(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         for name in ("clock_kind", "days_per_turn", "increment_hours", "weekend_pause"):
             del data[name]  # all in data["time_control"]
@@ -165,7 +165,7 @@ class LeagueForm(TimeControlForm):
     def clean_clock_kind(self) -> str:
         return self.cleaned_data.get("clock_kind") or ClockKind.PER_TURN
 
-    def service_arguments(self) -> dict[str, object]:
+    def service_arguments(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
         for name in ("clock_kind", "days_per_turn", "increment_hours", "weekend_pause"):
             data.pop(name, None)  # all in data["time_control"]

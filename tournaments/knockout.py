@@ -15,7 +15,7 @@ and :func:`advance`; the round is claimed exactly as for the other formats
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from tournaments import selectors, services
 from tournaments.models import Pairing, Round, Tournament
@@ -25,8 +25,11 @@ from tournaments.pairing import knockout as bracket_rules
 
 def bracket(tournament: Tournament) -> bracket_rules.Bracket:
     """The cup's bracket after every game paired so far (one query)."""
+    # Seeds are given when the cup starts, before any board: never None here.
     games = [
-        bracket_rules.KnockoutGame(number, white, black, white_outcome, black_outcome)
+        bracket_rules.KnockoutGame(
+            number, cast(int, white), cast(int, black), white_outcome, black_outcome
+        )
         for number, white, black, white_outcome, black_outcome in Pairing.objects.filter(
             round__tournament=tournament, black__isnull=False
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -47,7 +47,7 @@ ROUND_ROBIN_TIEBREAKS = "SB,DE,WIN"  # the round robins' usual order (services)
 
 def create_league(
     *,
-    organiser: AbstractBaseUser,
+    organiser: User,
     name: str,
     division_size: int = 6,
     promote: int = 1,
@@ -95,7 +95,7 @@ def create_league(
         division_size=division_size,
         promote=promote,
         opening=opening,
-        time_control=time_control,
+        time_control=time_control,  # type: ignore[misc]  # a property Model() takes (clocks.models)
         rated=rated,
         allow_bots=allow_bots,
     )
@@ -109,7 +109,7 @@ def _locked(league: League | int) -> League:
         raise errors.WrongTournamentState(_("This league does not exist.")) from None
 
 
-def join_league(*, league: League, user: AbstractBaseUser) -> LeagueMember:
+def join_league(*, league: League, user: User) -> LeagueMember:
     """Become a member: in the next season to start, at the bottom (any time)."""
     with transaction.atomic():
         league = _locked(league)
@@ -129,7 +129,7 @@ def join_league(*, league: League, user: AbstractBaseUser) -> LeagueMember:
             raise errors.AlreadyJoined(_("You are already a member of this league.")) from None
 
 
-def leave_league(*, league: League, user: AbstractBaseUser) -> LeagueMember:
+def leave_league(*, league: League, user: User) -> LeagueMember:
     """Not in the next seasons; a season being played is played to its end."""
     with transaction.atomic():
         league = _locked(league)
@@ -153,7 +153,7 @@ def _members_by_rating(
     return [member.user_id for member in ranked]
 
 
-def start_league(*, league: League, by: AbstractBaseUser) -> Season:
+def start_league(*, league: League, by: User) -> Season:
     """Organiser: season 1, the members by rating in divisions of ``division_size``."""
     with transaction.atomic():
         league = _locked(league)
@@ -176,7 +176,7 @@ def _start_season(league: League, number: int, divisions: list[list[int]]) -> Se
             organiser=league.organiser,
             format=Tournament.Format.ROUND_ROBIN,
             opening=league.opening,
-            time_control=league.time_control,
+            time_control=league.time_control,  # type: ignore[misc]  # a property Model() takes (clocks.models)
             rated=league.rated,
             tiebreaks=ROUND_ROBIN_TIEBREAKS,
             all_at_once=True,

@@ -324,7 +324,7 @@ class Pairing(models.Model):
         ]
 
     def __str__(self) -> str:
-        black = self.black.user.get_username() if self.black_id else _("bye")
+        black = self.black.user.get_username() if self.black is not None else _("bye")
         return f"{self.round} #{self.board}: {self.white.user.get_username()} – {black}"
 
     @property

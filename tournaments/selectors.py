@@ -11,7 +11,7 @@ import datetime
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -73,14 +73,17 @@ def total_rounds(tournament: Tournament) -> int:
     return tournament.rounds or 0
 
 
+# (round, board, white seed, black seed or None, white outcome, black outcome, game id)
+Board = tuple[int, int, int, int | None, str, str, int | None]
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """Rows of a tournament read once: participants by seed and every board's facts."""
 
     tournament: Tournament
     participants: dict[int, Participant]
-    # (round, board, white seed, black seed or None, white outcome, black outcome, game id)
-    boards: list[tuple[int, int, int, int | None, str, str, int | None]]
+    boards: list[Board]
 
     @property
     def paired_rounds(self) -> int:
@@ -114,7 +117,9 @@ def read_rows(tournament: Tournament) -> Snapshot:
             "game_id",
         )
     )
-    return Snapshot(tournament, participants, boards)
+    # Seeds are given when the tournament starts, before any board: never None here.
+    seeded = cast(dict[int, Participant], participants)
+    return Snapshot(tournament, seeded, cast(list[Board], boards))
 
 
 def snapshot(
@@ -284,7 +289,7 @@ def crosstable(
     table = standings(tournament, rows=rows)
     rank_of = {line.participant.seed: line.rank for line in table.rows}
     rounds = rows.paired_rounds
-    cells: dict[int, list[CrossCell]] = defaultdict(
+    cells: dict[int | None, list[CrossCell]] = defaultdict(
         lambda: [CrossCell(None, "", "", None) for _ in range(rounds)]
     )
     bye = pairing.format_points(tournament.bye_points)
@@ -362,5 +367,11 @@ def my_current_pairings(tournament: Tournament, participant: Participant | None)
         .select_related("round", "game", "white__user", "black__user")
         .order_by("round__number", "board")
     )
-    ongoing = [p for p in mine if p.game_id is not None and p.game.status != "finished"]
+    ongoing = [p for p in mine if p.game is not None and p.game.status != "finished"]
     return ongoing or mine[-1:]
+
+
+def current_tournaments(limit: int = 10) -> list[Tournament]:
+    """The newest tournaments that are not over (registering or running), newest first."""
+    over = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    return list(Tournament.objects.exclude(status__in=over).order_by("-pk")[:limit])

@@ -26,12 +26,10 @@ from __future__ import annotations
 import datetime
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
-from django.apps import apps
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone, translation
@@ -41,6 +39,7 @@ from django.utils.translation import gettext_noop, ngettext
 from accounts.models import Profile
 from clocks.timecontrol import DEFAULT as DEFAULT_TIME_CONTROL
 from clocks.timecontrol import TimeControl
+from core import notices
 from core.errors import DomainError
 from core.text import hidden_characters
 from games import services as game_services
@@ -48,9 +47,9 @@ from games.models import Game
 from tournaments import errors, pairing, selectors
 from tournaments.models import ByeRequest, DraftRound, Pairing, Participant, Round, Tournament
 from tournaments.pairing import Outcome
+from tournaments.pairing.swiss import Rules, System
 
 logger = logging.getLogger(__name__)
-User = get_user_model()
 
 MAX_SWISS_ROUNDS = 99
 MAX_PLAYERS = 9999  # TRF-16 numbers players in four columns
@@ -69,20 +68,20 @@ _FORFEIT_TERMINATIONS = {Game.Termination.TIMEOUT, Game.Termination.ABANDONED}
 # --- Permissions -----------------------------------------------------------------------
 
 
-def can_organise(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def can_organise(user: User | AnonymousUser | None) -> bool:
     """Staff, or a user with the ``tournaments.organise_tournament`` permission."""
     if user is None or not user.is_authenticated:
         return False
     return bool(user.is_staff or user.has_perm("tournaments.organise_tournament"))
 
 
-def may_manage(user: AbstractBaseUser | AnonymousUser | None, tournament: Tournament) -> bool:
+def may_manage(user: User | AnonymousUser | None, tournament: Tournament) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return bool(user.is_staff or user.pk == tournament.organiser_id)
 
 
-def require_manager(user: AbstractBaseUser | None, tournament: Tournament) -> None:
+def require_manager(user: User | None, tournament: Tournament) -> None:
     if not may_manage(user, tournament):
         raise errors.NotOrganiser()
 
@@ -98,7 +97,7 @@ def player_limit() -> int:
 
 def create_tournament(
     *,
-    organiser: AbstractBaseUser,
+    organiser: User,
     name: str,
     format: str,
     rounds: int | None = None,
@@ -191,7 +190,7 @@ def create_tournament(
         first = next(iter(fields.values()))[0]
         raise errors.InvalidTournament(first, fields=fields)
     if order is None:
-        order = list(DEFAULT_TIEBREAKS[format])
+        order = list(DEFAULT_TIEBREAKS[Tournament.Format(format)])
     with transaction.atomic():
         return Tournament.objects.create(
             name=name,
@@ -199,7 +198,7 @@ def create_tournament(
             format=format,
             rounds=rounds if format == Tournament.Format.SWISS else None,
             opening=opening,
-            time_control=time_control,
+            time_control=time_control,  # type: ignore[misc]  # a property Model() takes (clocks.models)
             rated=rated,
             registration_opens=registration_opens,
             starts_at=starts_at,
@@ -233,12 +232,12 @@ def locked_tournament(tournament: Tournament | int) -> Tournament:
         raise errors.WrongTournamentState(_("This tournament does not exist.")) from None
 
 
-def profile_of(user: AbstractBaseUser) -> Profile:
+def profile_of(user: User) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def add_bot(*, tournament: Tournament, username: str, by: AbstractBaseUser) -> Participant:
+def add_bot(*, tournament: Tournament, username: str, by: User) -> Participant:
     """The organiser enters a bot account (only bots: people join themselves)."""
     require_manager(by, tournament)
     bot = User.objects.filter(username=username, profile__is_bot=True).first()
@@ -260,7 +259,7 @@ def addable_bots(tournament: Tournament) -> list[Any]:
     )
 
 
-def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> Participant:
+def join(*, tournament: Tournament, user: User, club: str = "") -> Participant:
     """Register ``user``; refused when closed, full, already in, or a bot not admitted.
 
     A late entrant (a running Swiss) gets the next pairing number and is paired from
@@ -303,7 +302,7 @@ def join(*, tournament: Tournament, user: AbstractBaseUser, club: str = "") -> P
             raise errors.AlreadyJoined() from None
 
 
-def withdraw(*, tournament: Tournament, user: AbstractBaseUser) -> Participant | None:
+def withdraw(*, tournament: Tournament, user: User) -> Participant | None:
     """Leave a tournament.
 
     Before the start the registration is simply removed (returns None).  While it
@@ -340,7 +339,7 @@ def withdraw(*, tournament: Tournament, user: AbstractBaseUser) -> Participant |
     return participant
 
 
-def _entry(tournament: Tournament, user: AbstractBaseUser) -> Participant:
+def _entry(tournament: Tournament, user: User) -> Participant:
     participant = Participant.objects.filter(tournament=tournament, user=user).first()
     if participant is None:
         raise errors.NotJoined()
@@ -389,7 +388,7 @@ def _bye_refusal(
     return None
 
 
-def request_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
+def request_bye(*, tournament: Tournament, user: User, round_number: int) -> list[int]:
     """Swiss: sit out round ``round_number`` for half a point (TRF ``H``).
 
     Only for a round not yet paired and not the last one, up to the tournament's
@@ -424,7 +423,7 @@ def bye_rounds_open(
     ]
 
 
-def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: int) -> list[int]:
+def cancel_bye(*, tournament: Tournament, user: User, round_number: int) -> list[int]:
     """Take back a bye request while its round is not paired; returns the rounds left."""
     with transaction.atomic():
         tournament = locked_tournament(tournament)
@@ -437,7 +436,7 @@ def cancel_bye(*, tournament: Tournament, user: AbstractBaseUser, round_number: 
 
 
 def set_absent(
-    *, tournament: Tournament, participant: Participant, absent: bool, by: AbstractBaseUser
+    *, tournament: Tournament, participant: Participant, absent: bool, by: User
 ) -> Participant:
     """Organiser: leave a Swiss player out of the next rounds (zero-point bye) or bring back."""
     with transaction.atomic():
@@ -470,7 +469,7 @@ ADJUDICATIONS: dict[str, tuple[str, str]] = {
 _FLIPPED = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2", "+-": "-+", "-+": "+-"}
 
 
-def adjudicate_board(*, pairing: Pairing, decision: str, by: AbstractBaseUser) -> Pairing:
+def adjudicate_board(*, pairing: Pairing, decision: str, by: User) -> Pairing:
     """Organiser: end the unfinished game of a board with ``decision`` (a key of
     ``ADJUDICATIONS``); the board is scored as any finished game is."""
     if decision not in ADJUDICATIONS:
@@ -514,9 +513,7 @@ def _require_startable(tournament: Tournament) -> None:
         raise errors.NotEnoughPlayers()
 
 
-def request_start(
-    *, tournament: Tournament | int, by: AbstractBaseUser | None = None
-) -> Tournament:
+def request_start(*, tournament: Tournament | int, by: User | None = None) -> Tournament:
     """Start a tournament as a request (the page's button, the API, the admin) or the
     scheduler does: only the cheap checks (the organiser, the state, two players), then
     registration closes ("starting") and the start job (:func:`run_start`) is queued at
@@ -539,7 +536,7 @@ def request_start(
 
 
 def start_tournament(
-    *, tournament: Tournament | int, by: AbstractBaseUser | None = None, pair_now: bool = True
+    *, tournament: Tournament | int, by: User | None = None, pair_now: bool = True
 ) -> Tournament:
     """Start at once, in the caller's transaction: give starting ranks and pair round 1
     (all rounds if all at once).  For jobs and tests; a request calls
@@ -754,7 +751,10 @@ def pair_round(*, tournament_id: int, round_number: int) -> Round | None:
             )
             try:
                 boards = pairing.pair_next_round(
-                    state, system=tournament.pairing_system, rules=tournament.pairing_rules
+                    state,
+                    # The columns' choices are the pairing package's names.
+                    system=cast(System, tournament.pairing_system),
+                    rules=cast(Rules, tournament.pairing_rules),
                 ).pairs()
             except pairing.PairingError as exc:
                 logger.info(
@@ -824,12 +824,8 @@ def create_round(
 
 
 def notify_player(user: Any, kind: str, **options: Any) -> None:
-    """Tell a player through the notifications app (site, and email unless a bot)."""
-    if not apps.is_installed("notifications"):
-        return
-    from notifications.services import notify
-
-    notify(user=user, kind=kind, **options)
+    """Tell a player (the notifications app, a sibling, receives core.notices.notice)."""
+    notices.notice.send(sender=Tournament, user=user, kind=kind, **options)
 
 
 def announce_round(tournament: Tournament, number: int, rows: list[Pairing]) -> None:
@@ -974,7 +970,7 @@ def finish_if_over(tournament_id: int) -> bool:
         return done
 
 
-def finish_tournament(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def finish_tournament(*, tournament: Tournament, by: User) -> Tournament:
     """Organiser: close a running tournament whose games are all over (e.g. ended early)."""
     with transaction.atomic():
         tournament = locked_tournament(tournament)

@@ -29,7 +29,7 @@ import logging
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -73,7 +73,7 @@ def decode(data: bytes) -> str:
 
 def queue_import(
     *,
-    organiser: AbstractBaseUser,
+    organiser: User,
     data: bytes,
     name: str = "",
     match_users: bool = False,

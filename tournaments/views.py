@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.requests import SignedInHttpRequest
 from tournaments import errors, selectors, services
 from tournaments.api.views import filter_by_status, text_download, tournaments_queryset
 from tournaments.forms import TIEBREAK_LABELS, TournamentForm
@@ -37,7 +38,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: SignedInHttpRequest) -> HttpResponse:
     if not services.can_organise(request.user):
         raise PermissionDenied
     form = TournamentForm(request.POST or None)
@@ -97,7 +98,9 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+def tournament_action(
+    request: SignedInHttpRequest, tournament_id: int, action: str
+) -> HttpResponse:
     tournament = _tournament(tournament_id)
     number = _posted_number(request, "round")  # 0 when missing: the service says why
     calls = {
@@ -159,7 +162,7 @@ def _posted_number(request: HttpRequest, name: str) -> int:
         return 0
 
 
-def _set_absent(request: HttpRequest, tournament: Tournament, absent: bool) -> None:
+def _set_absent(request: SignedInHttpRequest, tournament: Tournament, absent: bool) -> None:
     participant = get_object_or_404(
         Participant, pk=_posted_number(request, "participant"), tournament=tournament
     )
@@ -168,7 +171,7 @@ def _set_absent(request: HttpRequest, tournament: Tournament, absent: bool) -> N
     )
 
 
-def _adjudicate(request: HttpRequest, tournament: Tournament, number: int) -> None:
+def _adjudicate(request: SignedInHttpRequest, tournament: Tournament, number: int) -> None:
     pairing = get_object_or_404(
         Pairing.objects.select_related("round"),
         round__tournament=tournament,

@@ -7,7 +7,6 @@ import hashlib
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -24,29 +23,19 @@ from django.views.i18n import set_language as django_set_language
 
 from accounts.language import SESSION_KEY
 from accounts.models import Profile
+from core.requests import SignedInHttpRequest
 from games.awaiting import action_needed, awaiting_count, games_awaiting, running_games
 from games.models import Challenge, Game
 from games.views import game_turns_at, player_name, run  # noqa: F401  (shared page helpers)
 from notifications.models import Notification
 from notifications.services import unread_count
+from tournaments.selectors import current_tournaments
 
 User = get_user_model()
 T = TypeVar("T")
 
 
 # --- Home, rules, language ---------------------------------------------------------------
-
-
-def running_tournaments() -> list[Any]:
-    try:
-        model = apps.get_model("tournaments", "Tournament")
-    except LookupError:
-        return []
-    field_names = {f.name for f in model._meta.get_fields()}
-    queryset = model.objects.all()
-    if "status" in field_names:
-        queryset = queryset.exclude(status__in=["finished", "cancelled"])
-    return list(queryset.order_by("-pk")[:10])
 
 
 def _games() -> Any:
@@ -76,7 +65,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "incoming": incoming,
         "waiting": waiting,
         "recent": recent,
-        "tournaments": running_tournaments(),
+        "tournaments": current_tournaments(),
     }
     return render(request, "web/home.html", context)
 
@@ -104,7 +93,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     games = _games().filter(Q(white=player) | Q(black=player))
     finished = games.filter(status=Game.Status.FINISHED)
     # Results by colour: two grouped queries on the (white, …) and (black, …) indexes.
-    results = {"white": {}, "black": {}}
+    results: dict[str, dict[str, int]] = {"white": {}, "black": {}}
     for color in results:
         rows = Game.objects.filter(**{color: player}, status=Game.Status.FINISHED)
         results[color] = dict(rows.values_list("result").annotate(n=Count("id")).order_by())
@@ -131,7 +120,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def awaiting_page(request: HttpRequest) -> HttpResponse:
+def awaiting_page(request: SignedInHttpRequest) -> HttpResponse:
     """The games where the user must act, most urgent deadline first."""
     rows = [
         {
@@ -147,7 +136,7 @@ def awaiting_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def status(request: HttpRequest) -> JsonResponse:
+def status(request: SignedInHttpRequest) -> JsonResponse:
     """What the header and the home page show, for the pages' live updates (web/live.js):
     the counts, and a ``version`` that changes whenever a game, a challenge or a
     notification of the user changes (the page then fetches its fresh parts)."""

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
@@ -21,8 +20,7 @@ from accounts.api.serializers import (
 from accounts.throttling import AccountsThrottle, TokenThrottle
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
-
-User = get_user_model()
+from core.requests import SignedInRequest
 
 
 class AccountsView(APIView):
@@ -80,7 +78,7 @@ class PlayerBlockView(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    def _player(self, username: str) -> AbstractBaseUser:
+    def _player(self, username: str) -> User:
         return get_object_or_404(User, **{User.USERNAME_FIELD: username})
 
     @extend_schema(
@@ -92,7 +90,7 @@ class PlayerBlockView(APIView):
             **_errors(400, 401, 404, e400="`invalid`: you cannot block yourself"),
         },
     )
-    def post(self, request: Request, username: str) -> Response:
+    def post(self, request: SignedInRequest, username: str) -> Response:
         block, created = services.block(blocker=request.user, blocked=self._player(username))
         return Response(
             BlockSerializer(block).data,
@@ -105,6 +103,6 @@ class PlayerBlockView(APIView):
         responses={204: None, **_errors(401, 404)},
         description="Lift the block (204 also when there was none).",
     )
-    def delete(self, request: Request, username: str) -> Response:
+    def delete(self, request: SignedInRequest, username: str) -> Response:
         services.unblock(blocker=request.user, blocked=self._player(username))
         return Response(status=status.HTTP_204_NO_CONTENT)

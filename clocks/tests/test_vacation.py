@@ -45,7 +45,8 @@ def test_vacation_api(alice, api) -> None:
         "error": "You have only 13 vacation days left this year.",
         "days_left": 13,
     }
-    for garbage in ('{"days": "soon"}', '{"days": 0}', "null", "[]"):
+    longest = services.MAX_VACATION_DAYS
+    for garbage in ('{"days": "soon"}', '{"days": 0}', f'{{"days": {longest + 1}}}', "null", "[]"):
         answer = alice.client.put("/api/v1/me/vacation", garbage, content_type="application/json")
         assert answer.status_code == 400 and answer.json()["code"] == "invalid", garbage
     Profile.objects.filter(user=alice.user).update(vacation_days_left=0)

@@ -10,10 +10,13 @@ from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 
 
-class ErrorSerializer(serializers.Serializer):
+# Serializer is generic in DRF's stubs only (not subscriptable at run time).
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     code = serializers.CharField()
     error = serializers.CharField()
-    fields = serializers.DictField(
+    # The error body's "fields": the metaclass takes declared fields out of the class, so
+    # Serializer.fields is not hidden (its stubs cannot know).
+    fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text=_("Per-field messages (code 'invalid').")
     )
 

@@ -60,6 +60,7 @@ def _first_message(detail: Any) -> str:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response: Response | None
     if isinstance(exc, DomainError):
         body = {"code": exc.code, "error": str(exc.message), **exc.details}
         response = Response(body, status=status_for(exc))
@@ -96,8 +97,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         if isinstance(exc, exceptions.NotFound):
             code = "not_found"
         response.data = {"code": code, "error": _first_message(exc.detail)}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            response.data["retry_after"] = int(exc.wait + 0.999)
+        # Throttled sets `wait` in __init__ (its stubs leave it out).
+        wait = exc.wait if isinstance(exc, exceptions.Throttled) else None  # type: ignore[attr-defined]
+        if wait is not None:
+            response.data["retry_after"] = int(wait + 0.999)
     return response
 
 

@@ -6,12 +6,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 from games import agreements
 from games.api.serializers import ChallengeSerializer, GameSerializer, game_payload
 from games.api.views import _games
@@ -49,7 +49,7 @@ class DrawView(APIView):
             ),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         _, answer = agreements.offer_draw(game=game, player=request.user)
         offered = answer is agreements.DrawAnswer.OFFERED
@@ -65,7 +65,7 @@ class DrawView(APIView):
             409: OpenApiResponse(ErrorSerializer, description="`no_draw_offer` or `game_over`"),
         },
     )
-    def delete(self, request: Request, game_id: int) -> Response:
+    def delete(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         agreements.cancel_draw_offer(game=game, player=request.user)
         return _game_answer(game.pk)
@@ -91,7 +91,7 @@ class AbortView(APIView):
             ),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         agreements.abort(game=game, player=request.user)
         return _game_answer(game.pk)
@@ -119,7 +119,7 @@ class RematchView(APIView):
             409: OpenApiResponse(ErrorSerializer, description="`game_not_over` or `no_rematch`"),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         challenge, created = agreements.rematch(game=game, player=request.user)
         challenge.refresh_from_db()
@@ -146,7 +146,7 @@ class NotesView(APIView):
         description="Your own notes on this game (empty when you wrote none).",
         responses={200: NotesSerializer, **_errors(401, 404)},
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         return Response({"text": agreements.note_text(game=game, user=request.user)})
 
@@ -156,7 +156,7 @@ class NotesView(APIView):
         description="Replace your notes on this game (players only; nobody else sees them).",
         responses={200: NotesSerializer, **_errors(400, 401, 403, 404)},
     )
-    def put(self, request: Request, game_id: int) -> Response:
+    def put(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         body = NotesSerializer(data=request.data)
         body.is_valid(raise_exception=True)

@@ -8,13 +8,13 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.throttling import ConditionalThrottle
 from core.api import ErrorSerializer
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 from games import conditional
 from games.models import Game
 
@@ -57,7 +57,7 @@ class ConditionalView(APIView):
             ),
         },
     )
-    def get(self, request: Request, game_id: int) -> Response:
+    def get(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         lines = conditional.lines_of(game=game, player=request.user)
         if lines is None:
@@ -98,7 +98,7 @@ class ConditionalView(APIView):
         "them). When the opponent plays the first turn of a line, your reply is played "
         "at once, in the same request.",
     )
-    def put(self, request: Request, game_id: int) -> Response:
+    def put(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         body = ConditionalSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -119,7 +119,7 @@ class ConditionalView(APIView):
             403: OpenApiResponse(ErrorSerializer, description="`not_a_player`"),
         },
     )
-    def delete(self, request: Request, game_id: int) -> Response:
+    def delete(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         conditional.delete_lines(game=game, player=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -9,10 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clocks.timecontrol import MAX_INCREMENT_HOURS, ClockKind, TimeControl
+from clocks.timecontrol import MAX_DAYS, MAX_INCREMENT_HOURS, ClockKind, TimeControl
 from core.api import ErrorSerializer  # noqa: F401  (re-exported for the views)
 from games.models import Challenge, Color, Game
-from games.services import MAX_DAYS_PER_TURN
 
 # --- Requests ------------------------------------------------------------------------
 
@@ -28,7 +27,7 @@ class ClockRequestSerializer(serializers.Serializer):
     )
     days = serializers.IntegerField(
         min_value=1,
-        max_value=MAX_DAYS_PER_TURN,
+        max_value=MAX_DAYS,
         help_text=_("per_turn: 1, 2, 3, 5, 7, 10 or 14. bank: the initial bank, 1 to 30."),
     )
     increment_hours = serializers.IntegerField(
@@ -70,7 +69,7 @@ class ChallengeRequestSerializer(serializers.Serializer):
     opening = serializers.ChoiceField(
         choices=Challenge.Opening.choices, default=Challenge.Opening.STANDARD
     )
-    days_per_turn = serializers.IntegerField(min_value=1, max_value=MAX_DAYS_PER_TURN, default=3)
+    days_per_turn = serializers.IntegerField(min_value=1, max_value=MAX_DAYS, default=3)
     rated = serializers.BooleanField(default=True)
     clock = ClockRequestSerializer(
         required=False,
@@ -219,7 +218,9 @@ class GameSerializer(serializers.ModelSerializer):
 class ChallengeSerializer(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.username")
     opponent = serializers.CharField(source="opponent.username", allow_null=True, default=None)
-    game = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    game: serializers.PrimaryKeyRelatedField[Game] = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True
+    )
     # Stored in seconds (clocks.models.TimeControlFields); the API speaks whole hours.
     increment_hours = serializers.IntegerField(
         source="time_control.increment_hours", read_only=True, label=_("Increment (hours)")

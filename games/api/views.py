@@ -18,6 +18,7 @@ from accounts.services import blocked_either_way
 from accounts.throttling import TurnsThrottle
 from core.api import Pagination
 from core.api import error_responses as _errors
+from core.requests import SignedInRequest
 from games import services
 from games.api import serializers as s
 from games.models import Challenge, Game
@@ -46,7 +47,7 @@ class ChallengesView(APIView):
         parameters=[s.ChallengeFilterSerializer],
         responses={200: s.ChallengeSerializer(many=True), **_errors(400, 401, 404)},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         params = s.ChallengeFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         challenges = Challenge.objects.select_related("created_by", "opponent")
@@ -90,7 +91,7 @@ class ChallengesView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         data = s.ChallengeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key")
@@ -141,7 +142,7 @@ class AcceptChallengeView(APIView):
             ),
         },
     )
-    def post(self, request: Request, challenge_id: int) -> Response:
+    def post(self, request: SignedInRequest, challenge_id: int) -> Response:
         challenge = get_object_or_404(Challenge, pk=challenge_id)
         game = services.accept_challenge(challenge=challenge, player=request.user)
         return Response(
@@ -162,7 +163,7 @@ class DeclineChallengeView(APIView):
             409: OpenApiResponse(s.ErrorSerializer, description="`challenge_closed`"),
         },
     )
-    def post(self, request: Request, challenge_id: int) -> Response:
+    def post(self, request: SignedInRequest, challenge_id: int) -> Response:
         challenge = get_object_or_404(Challenge, pk=challenge_id)
         challenge = services.decline_challenge(challenge=challenge, player=request.user)
         return Response(s.ChallengeSerializer(challenge).data)
@@ -180,7 +181,7 @@ class CancelChallengeView(APIView):
             409: OpenApiResponse(s.ErrorSerializer, description="`challenge_closed`"),
         },
     )
-    def post(self, request: Request, challenge_id: int) -> Response:
+    def post(self, request: SignedInRequest, challenge_id: int) -> Response:
         challenge = get_object_or_404(Challenge, pk=challenge_id)
         challenge = services.cancel_challenge(challenge=challenge, player=request.user)
         return Response(s.ChallengeSerializer(challenge).data)
@@ -264,7 +265,7 @@ class TurnsView(APIView):
             ),
         },
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         # The service locks and reads the game itself: no query of its own for it here.
         # Whatever fails, a game that does not exist is a 404 first, as it always was.
         try:
@@ -302,7 +303,7 @@ class SetupView(APIView):
         responses={200: s.GameSerializer, **_game_action_errors},
         description="Pie opening, step 1: the player shown as White places both adaptoids.",
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         data = s.SetupRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -319,7 +320,7 @@ class ChooseView(APIView):
         responses={200: s.GameSerializer, **_game_action_errors},
         description="Pie opening, step 2: the other player chooses a colour; the game starts.",
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         data = s.ChooseRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -335,7 +336,7 @@ class ResignView(APIView):
         request=None,
         responses={200: s.GameSerializer, **_game_action_errors},
     )
-    def post(self, request: Request, game_id: int) -> Response:
+    def post(self, request: SignedInRequest, game_id: int) -> Response:
         game = get_object_or_404(Game, pk=game_id)
         services.resign(game=game, player=request.user)
         return _game_response(game.pk)

@@ -120,6 +120,20 @@ def test_bad_challenges_are_refused_with_a_code(alice, bob, fields, status, code
     assert not Challenge.objects.exists()
 
 
+def test_the_longest_time_control_is_the_same_at_every_door(alice, bob) -> None:
+    # clocks.timecontrol.MAX_DAYS is the one definition; each entry point keeps to it.
+    from clocks.forms import TimeControlForm
+    from clocks.timecontrol import MAX_DAYS, TimeControl
+
+    for days, created in ((MAX_DAYS, 201), (MAX_DAYS + 1, 400)):
+        assert _challenge(alice, days_per_turn=days).status_code == created
+        bank = {"kind": "bank", "days": days}
+        assert _challenge(alice, clock=bank).status_code == created
+        form = TimeControlForm({"clock_kind": "bank", "days_per_turn": days})
+        assert form.is_valid() is (created == 201)
+        assert (TimeControl.bank(days).errors() == {}) is (created == 201)
+
+
 def test_challenges_need_a_token(api) -> None:
     assert api.get("/api/v1/challenges").status_code == 401
     assert api.post("/api/v1/challenges", {}, format="json").status_code == 401

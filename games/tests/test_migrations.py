@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from clocks.timecontrol import ClockKind, TimeControl
+from games import services
 from games.models import Challenge, Game
 
 BEFORE = "0008_move_profile_and_tokens_to_accounts"
@@ -94,3 +95,43 @@ def test_challenge_increments_become_seconds_and_games_keep_theirs() -> None:
             assert cursor.fetchone()[0] == 36
     finally:
         call_command("migrate", verbosity=0)
+
+
+CLOCK_KIND_TABLES = (
+    "games_challenge",
+    "games_game",
+    "tournaments_tournament",
+    "tournaments_league",
+)
+
+
+def clock_kind_widths() -> set[int]:
+    with connection.cursor() as cursor:
+        return {
+            column.display_size
+            for table in CLOCK_KIND_TABLES
+            for column in connection.introspection.get_table_description(cursor, table)
+            if column.name == "clock_kind"
+        }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_kind_columns_widen_to_fit_every_kind_and_keep_their_values() -> None:
+    from clocks.models import KIND_MAX_LENGTH
+
+    assert max(len(kind) for kind in ClockKind.values) <= KIND_MAX_LENGTH
+    User = get_user_model()
+    alice = User.objects.create_user("alice")
+    bob = User.objects.create_user("bob")
+    call_command("migrate", "games", "0013_conditional_lines", verbosity=0)
+    call_command("migrate", "tournaments", "0007_knockout_leagues", verbosity=0)
+    try:
+        assert clock_kind_widths() == {8}  # "per_turn" filled it
+        # Only the columns' widths differ from today's models: rows go in through them.
+        bank = services.start_game(white=alice, black=bob, time_control=TimeControl.bank(10))
+        per_turn = services.create_challenge(creator=bob, opponent="alice")
+    finally:
+        call_command("migrate", verbosity=0)
+    assert clock_kind_widths() == {KIND_MAX_LENGTH}
+    assert Game.objects.get(pk=bank.pk).time_control == TimeControl.bank(10)
+    assert Challenge.objects.get(pk=per_turn.pk).time_control.kind == ClockKind.PER_TURN

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
+from games import services
+from games.awaiting import action_needed
+from games.models import Game
 from games.tests.helpers import submit
 
 pytestmark = pytest.mark.django_db
@@ -91,3 +95,28 @@ def test_bad_colour_choice_is_invalid(alice, bob, pie_game) -> None:
         f"/api/v1/games/{pie_game['id']}/choose", {"color": "red"}, format="json"
     )
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+
+
+def test_pie_step_is_placing_by_white_then_choosing_by_black_everywhere(
+    alice, bob, pie_game
+) -> None:
+    game = Game.objects.get(pk=pie_game["id"])
+    page = Client()
+    page.force_login(bob.user)
+    seen = []
+    for act in (
+        lambda: services.setup_pie(game=game, player=alice.user, white="C3", black="E5"),
+        lambda: services.choose_color(game=game, player=bob.user, color="white"),
+    ):
+        game.refresh_from_db()
+        status = page.get(f"/games/{game.pk}/").content.decode().split('id="game-status">')[1]
+        seen.append((game.pie_step(), game.who_must_act(), action_needed(game), status[:80]))
+        act()
+    game.refresh_from_db()
+    assert game.pie_step() is None and action_needed(game) == "turn"
+    assert [step[:3] for step in seen] == [
+        (("place", "white"), alice.user.pk, "place"),
+        (("choose", "black"), bob.user.pk, "choose"),
+    ]
+    assert "Pie opening: alice places" in seen[0][3]
+    assert "Pie opening: bob chooses" in seen[1][3]

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.requests import SignedInRequest
 from tournaments import arbiter, errors, services, trf_import
 from tournaments.api.serializers import TournamentDetailSerializer
 from tournaments.api.views import TAGS, _detail, _errors, _tournament
@@ -208,7 +209,7 @@ class DraftView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = DraftEditSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _tournament(tournament_id)
@@ -239,7 +240,7 @@ class PublishView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         tournament = _tournament(tournament_id)
         draft = arbiter.publish(tournament=tournament, by=request.user)
         return Response(draft_payload(tournament, draft), status=status.HTTP_202_ACCEPTED)
@@ -263,7 +264,7 @@ class ArbiterOptionsView(APIView):
             ),
         },
     )
-    def patch(self, request: Request, tournament_id: int) -> Response:
+    def patch(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = ArbiterOptionsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         arbiter.set_arbiter_options(
@@ -309,7 +310,7 @@ class ForbiddenPairsView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = ForbiddenPairSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _managed(request, tournament_id)
@@ -343,7 +344,7 @@ class ForbiddenPairView(APIView):
             ),
         },
     )
-    def delete(self, request: Request, tournament_id: int, pair_id: int) -> Response:
+    def delete(self, request: SignedInRequest, tournament_id: int, pair_id: int) -> Response:
         tournament = _tournament(tournament_id)
         arbiter.remove_forbidden_pair(tournament=tournament, by=request.user, pair_id=pair_id)
         return Response(_pairs(tournament))
@@ -370,7 +371,7 @@ class TrfImportsView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         if not services.can_organise(request.user):
             raise errors.CannotOrganise()
         data = TrfImportRequestSerializer(data=request.data)

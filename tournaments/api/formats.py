@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.requests import SignedInRequest
 from games.api.serializers import ClockRequestSerializer, time_control_request
 from games.models import Game
 from tournaments import knockout, leagues
@@ -251,7 +252,7 @@ class LeagueJoinView(APIView):
             ),
         },
     )
-    def post(self, request: Request, league_id: int) -> Response:
+    def post(self, request: SignedInRequest, league_id: int) -> Response:
         leagues.join_league(league=_league(league_id), user=request.user)
         return _detail(league_id, status.HTTP_201_CREATED)
 
@@ -269,7 +270,7 @@ class LeagueLeaveView(APIView):
             **_errors(e401="Not authenticated", e403="`not_joined`", e404="`not_found`"),
         },
     )
-    def post(self, request: Request, league_id: int) -> Response:
+    def post(self, request: SignedInRequest, league_id: int) -> Response:
         leagues.leave_league(league=_league(league_id), user=request.user)
         return _detail(league_id)
 
@@ -295,7 +296,7 @@ class LeagueStartView(APIView):
             ),
         },
     )
-    def post(self, request: Request, league_id: int) -> Response:
+    def post(self, request: SignedInRequest, league_id: int) -> Response:
         leagues.start_league(league=_league(league_id), by=request.user)
         return _detail(league_id, status.HTTP_202_ACCEPTED)
 

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from core.api import ErrorSerializer
 from core.api import Pagination as GamePagination
+from core.requests import SignedInRequest
 from tournaments import selectors, services
 from tournaments.api import serializers as s
 from tournaments.models import Pairing, Participant, Tournament
@@ -100,7 +101,7 @@ class TournamentsView(APIView):
             ),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         data = s.TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.create_tournament(organiser=request.user, **data.service_arguments())
@@ -136,7 +137,7 @@ class JoinView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.join(
@@ -168,7 +169,7 @@ class WithdrawView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         services.withdraw(tournament=_tournament(tournament_id), user=request.user)
         return _detail(tournament_id)
 
@@ -195,7 +196,7 @@ class ByesView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.ByeRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         rounds = services.request_bye(
@@ -223,7 +224,7 @@ class ByeView(APIView):
             ),
         },
     )
-    def delete(self, request: Request, tournament_id: int, number: int) -> Response:
+    def delete(self, request: SignedInRequest, tournament_id: int, number: int) -> Response:
         rounds = services.cancel_bye(
             tournament=_tournament(tournament_id), user=request.user, round_number=number
         )
@@ -249,7 +250,7 @@ class AbsentView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         data = s.AbsentSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _tournament(tournament_id)
@@ -287,7 +288,9 @@ class AdjudicateView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int, number: int, board: int) -> Response:
+    def post(
+        self, request: SignedInRequest, tournament_id: int, number: int, board: int
+    ) -> Response:
         data = s.AdjudicationSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = _tournament(tournament_id)
@@ -328,7 +331,7 @@ class StartView(APIView):
             ),
         },
     )
-    def post(self, request: Request, tournament_id: int) -> Response:
+    def post(self, request: SignedInRequest, tournament_id: int) -> Response:
         services.request_start(tournament=_tournament(tournament_id), by=request.user)
         return _detail(tournament_id, http_status=status.HTTP_202_ACCEPTED)
 

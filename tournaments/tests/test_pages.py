@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.test import Client
 
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Participant, Round, Tournament
 
 from .helpers import finish, jobs_run_here, make_user, open_games
 
@@ -122,15 +122,12 @@ def test_admin_lists_and_opens_every_tournament_model() -> None:
             follow=True,
         )
     assert "Admin Cup is starting." in started.content.decode()
-    for model in ("tournament", "participant", "round", "pairing"):
-        listing = client.get(f"/admin/tournaments/{model}/")
-        assert listing.status_code == 200, model
-        first = {"tournament": tournament.pk}.get(model)
-        if first is None:
-            from django.apps import apps
-
-            first = apps.get_model("tournaments", model).objects.first().pk
-        assert client.get(f"/admin/tournaments/{model}/{first}/change/").status_code == 200
+    for model in (Tournament, Participant, Round, Pairing):
+        name = model._meta.model_name
+        listing = client.get(f"/admin/tournaments/{name}/")
+        assert listing.status_code == 200, name
+        first = tournament.pk if model is Tournament else model.objects.first().pk
+        assert client.get(f"/admin/tournaments/{name}/{first}/change/").status_code == 200
     # The participant's page lists the half-point byes asked for.
     page = client.get(f"/admin/tournaments/participant/{ann.pk}/change/").content.decode()
     assert "half-point bye requests" in page.lower()

@@ -305,6 +305,26 @@ def test_home_lists_your_turn_games_first(client, alice, bob) -> None:
     assert f"/games/{mine.pk}/" in your_turn and f"/games/{theirs.pk}/" not in your_turn
 
 
+def test_home_lists_the_tournaments_not_over(client, alice) -> None:
+    from tournaments import services as tournaments
+    from tournaments.models import Tournament
+
+    def cup(name: str, status: str) -> None:
+        made = tournaments.create_tournament(organiser=organiser, name=name, format="roundrobin")
+        Tournament.objects.filter(pk=made.pk).update(status=status)
+
+    organiser = alice.user
+    organiser.is_staff = True
+    organiser.save()
+    cup("Open Cup", "registration")
+    cup("Busy Cup", "running")
+    cup("Old Cup", "finished")
+    cup("Called-off Cup", "cancelled")
+    html = client.get("/").content.decode()
+    section = html.split('id="tournaments"')[1].split("</section>")[0]
+    assert re.findall(r'href="/tournaments/\d+/">([^<]+)<', section) == ["Busy Cup", "Open Cup"]
+
+
 def test_pages_need_login_where_they_change_things(client) -> None:
     for url in ("/lobby/", "/settings/", "/import/"):
         answer = client.get(url)
