@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_knockout_leagues'),
+        ('tournaments', '0009_seat_invitation'),
     ]
 
     operations = [
