@@ -192,11 +192,8 @@ class PasswordResetView(auth_views.PasswordResetView):
     address has an account), and nothing is sent.  The e-mail's link starts with
     SITE_URL, the site's public address, whatever Host the request came with."""
 
-    @property
-    def extra_email_context(self) -> dict[str, str]:
-        return {"site_url": settings.SITE_URL}
-
     def form_valid(self, form: Any) -> HttpResponse:
+        self.extra_email_context = {"site_url": settings.SITE_URL}  # read at each request
         email = form.cleaned_data["email"].strip().lower()
         if _over_hourly_limit(f"password-reset:email:{email}") or _over_hourly_limit(
             f"password-reset:client:{client_address(self.request)}"

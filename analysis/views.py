@@ -47,14 +47,15 @@ def _filters(request: HttpRequest) -> tuple[explorer.ExplorerFilters, dict[str, 
 def explorer_page(request: HttpRequest) -> HttpResponse:
     """The board at a position, the turns the archive's games played from it, and those games."""
     throttle = ExplorerThrottle()  # one allowance with the API's explorer
-    if not throttle.allow_request(request, None):
+    # A page's request: the throttle reads only its method, user and address.
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         seconds = math.ceil(throttle.wait() or 1)
         message = _("You are opening explorer pages too fast: try again in %(seconds)s s.") % {
             "seconds": seconds
         }
-        answer = render(request, "429.html", {"message": message}, status=429)
-        answer["Retry-After"] = str(seconds)
-        return answer
+        refusal = render(request, "429.html", {"message": message}, status=429)
+        refusal["Retry-After"] = str(seconds)
+        return refusal
     text = request.GET.get("position", "").strip()
     position = Position.standard()
     if text:

@@ -276,6 +276,7 @@ if AXES_ADDRESS_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
+AXES_LOCK_OUT_AT_FAILURE = True  # axes' default, named here: accounts.lockout reads it
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
@@ -749,7 +750,7 @@ LOGGING = {
 # the local default would send every reader to 127.0.0.1.
 SITE_URL = env_site_url("SITE_URL", "http://127.0.0.1:8000")
 if PRODUCTION:
-    if not env_str("SITE_URL", "").strip():
+    if not (env_str("SITE_URL") or "").strip():
         raise ImproperlyConfigured(
             "SITE_URL must be set in production (DATABASE_URL set and DEBUG off): the "
             "site's public address, such as https://adaptoid.example.org, for the links "

@@ -182,7 +182,7 @@ def import_status(request: HttpRequest, import_id: int) -> HttpResponse:
 
 
 @login_required
-def invitations_page(request: HttpRequest) -> HttpResponse:
+def invitations_page(request: SignedInHttpRequest) -> HttpResponse:
     """The signed-in account's invitations to imported places, answered with a click."""
     if request.method == "POST":
         answer = request.POST.get("answer")

@@ -26,10 +26,8 @@ left are not marked withdrawn (the organiser marks them absent).
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -189,13 +187,12 @@ def _create(job: TrfImport) -> Tournament:
 def _participants(
     job: TrfImport, tournament: Tournament, state: pairing.Tournament
 ) -> dict[int, Participant]:
-    User = get_user_model()
     taken: set[int] = set()
     rows = []
-    invited: dict[int, Any] = {}  # seed → the account asked whether it is that player
+    invited: dict[int, User] = {}  # seed → the account asked whether it is that player
     for player in state.players:
         if job.match_users:
-            account = _account_named(User, player.name)
+            account = _account_named(player.name)
             if account is not None and account.pk not in taken:
                 invited[player.id] = account
                 taken.add(account.pk)  # one invitation per account
@@ -212,7 +209,7 @@ def _participants(
     return participants
 
 
-def _invite(job: TrfImport, tournament: Tournament, invited: dict[Participant, Any]) -> None:
+def _invite(job: TrfImport, tournament: Tournament, invited: dict[Participant, User]) -> None:
     """Ask each matched account whether it is the imported player (a notification with
     the link to answer; after the import's commit)."""
     invitations = SeatInvitation.objects.bulk_create(
@@ -232,7 +229,7 @@ def _invite(job: TrfImport, tournament: Tournament, invited: dict[Participant, A
         )
 
 
-def _account_named(User: Any, name: str) -> Any:
+def _account_named(name: str) -> User | None:
     """The active account whose username, or else whose display name, is ``name`` (case
     aside); None when there is none or the display name is not unique."""
     name = " ".join(name.split())
@@ -285,7 +282,7 @@ def _rounds(
 # --- Invitations to imported places ---------------------------------------------------------
 
 
-def invitations_of(user: AbstractBaseUser) -> list[SeatInvitation]:
+def invitations_of(user: User) -> list[SeatInvitation]:
     """The account's invitations, newest first, with what a page or the API shows."""
     return list(
         SeatInvitation.objects.filter(user=user).select_related(
@@ -294,9 +291,7 @@ def invitations_of(user: AbstractBaseUser) -> list[SeatInvitation]:
     )
 
 
-def answer_invitation(
-    *, invitation_id: int, user: AbstractBaseUser, accept: bool
-) -> SeatInvitation:
+def answer_invitation(*, invitation_id: int, user: User, accept: bool) -> SeatInvitation:
     """The invited account's answer.  Accepted, the account takes the imported player's
     place: at once when that place has no game on, else when the next round is paired
     (:func:`take_accepted_places`: a game that started under the imported name ends

@@ -428,7 +428,7 @@ class SeatInvitationsView(APIView):
         ),
         responses={200: SeatInvitationSerializer(many=True), **_errors(e401="Not authenticated")},
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         invitations = trf_import.invitations_of(request.user)
         return Response(SeatInvitationSerializer(invitations, many=True).data)
 
@@ -441,7 +441,7 @@ _ANSWER_ERRORS = _errors(
 )
 
 
-def _answer(request: Request, invitation_id: int, *, accept: bool) -> Response:
+def _answer(request: SignedInRequest, invitation_id: int, *, accept: bool) -> Response:
     invitation = trf_import.answer_invitation(
         invitation_id=invitation_id, user=request.user, accept=accept
     )
@@ -465,7 +465,7 @@ class SeatInvitationAcceptView(APIView):
         ),
         responses={200: SeatInvitationSerializer, **_ANSWER_ERRORS},
     )
-    def post(self, request: Request, invitation_id: int) -> Response:
+    def post(self, request: SignedInRequest, invitation_id: int) -> Response:
         return _answer(request, invitation_id, accept=True)
 
 
@@ -479,5 +479,5 @@ class SeatInvitationDeclineView(APIView):
         description="Not me: the place stays the imported player's.",
         responses={200: SeatInvitationSerializer, **_ANSWER_ERRORS},
     )
-    def post(self, request: Request, invitation_id: int) -> Response:
+    def post(self, request: SignedInRequest, invitation_id: int) -> Response:
         return _answer(request, invitation_id, accept=False)
