@@ -83,6 +83,9 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("THROTTLE_MESSAGES", "fast", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
+        ("STREAM_MAX_TOTAL", "0", "STREAM_MAX_TOTAL=0 must be at least 1"),
+        # The default total (90) leaves the pages' streams nothing.
+        ("STREAM_RESERVED_FOR_BOTS", "90", "must be below STREAM_MAX_TOTAL=90"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
