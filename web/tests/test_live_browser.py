@@ -170,6 +170,9 @@ def test_a_refused_stream_leaves_the_page_polling(
     paths = _record(ben)
     tab.goto(f"{base}/games/{game.pk}/")
     _live_mode(tab, "poll")
+    # A poll of the game answered before the turn: the turn then needs another one.
+    with tab.expect_response(lambda response: "/api/v1/games/" in response.url, timeout=8_000):
+        pass
     services.play_turn(game=game, player=_user("ann"), text="D2L", ply=1)
     tab.wait_for_function(
         "() => document.getElementById('game-live').dataset.ply === '1'", timeout=8_000
