@@ -12,8 +12,8 @@ from stream.slots import stream_counts
 def healthz(request: HttpRequest) -> HttpResponse:
     """Database, cache and broker status: 200 when all answer, 503 otherwise.
 
-    Also the stream service's seats (`streams`: "ok", or "full" when a new page stream
-    would be refused; `stream_slots`: the counts).  A full stream service leaves this
+    Also the stream service's seats (`streams`: "ok", or "full" when only a bot's stream
+    would still get one; `stream_slots`: the counts).  A full stream service leaves this
     node able to serve everything else, so it is reported, never a 503: a load balancer
     would take the web node out for what another service lacks."""
     from django.core.cache import cache
@@ -51,6 +51,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
             "open": counts.open,
             "bots": counts.bots,
             "pages": counts.pages,
+            "others": counts.others,
             "cap": counts.cap,
             "reserved_for_bots": counts.reserved_for_bots,
         }

@@ -535,13 +535,14 @@ STREAM_PAGE_MAX_PER_USER = env_int("STREAM_PAGE_MAX_PER_USER", 4, minimum=1)
 # It must stay below their threads (STREAM_WORKERS × GUNICORN_THREADS, 1 × 100 shipped;
 # platform/gunicorn-stream.conf.py refuses to start otherwise), so that a thread is always
 # free to answer a refusal (503 `busy`) or /healthz at once.  Of the total, the reserve
-# is for bots' streams only: the pages' streams get at most the rest.
+# is for bot accounts' streams only: every other stream (pages, other accounts) gets the
+# rest.
 STREAM_MAX_TOTAL = env_int("STREAM_MAX_TOTAL", 90, minimum=1)
 STREAM_RESERVED_FOR_BOTS = env_int("STREAM_RESERVED_FOR_BOTS", 30, minimum=0)
 if STREAM_RESERVED_FOR_BOTS >= STREAM_MAX_TOTAL:
     raise ImproperlyConfigured(
         f"STREAM_RESERVED_FOR_BOTS={STREAM_RESERVED_FOR_BOTS} must be below "
-        f"STREAM_MAX_TOTAL={STREAM_MAX_TOTAL}: the pages' streams would get none"
+        f"STREAM_MAX_TOTAL={STREAM_MAX_TOTAL}: only bots' streams would get a seat"
     )
 
 # Correspondence clocks (clocks app) and notifications: see docs/clocks.md.

@@ -32,6 +32,7 @@ from rest_framework.views import APIView
 
 from accounts.addresses import client_address
 from accounts.authentication import BearerTokenAuthentication
+from accounts.models import Profile
 from core.api import error_responses as _errors
 from stream.events import PAGE_KEEPALIVE_SECONDS, event_lines, page_event_lines
 from stream.slots import BUSY_RETRY_SECONDS, NoSlot, Seat, ServiceFull, stream_slot
@@ -108,8 +109,10 @@ def _held_slot(
     request: Request, *, page: bool
 ) -> tuple[AbstractContextManager[Seat | None], Seat | None]:
     """The request's stream slot, taken (stream.slots), and its seat; 429 when the
-    account's or the address's cap is reached, 503 when the service is full."""
-    slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page)
+    account's or the address's cap is reached, 503 when the service is full (a bot
+    account's NDJSON stream may take the bots' reserved seats)."""
+    bot = not page and Profile.objects.filter(user_id=request.user.pk, is_bot=True).exists()
+    slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page, bot=bot)
     try:
         seat = slot.__enter__()
     except ServiceFull:
@@ -185,7 +188,8 @@ class EventStreamView(APIView):
                 503,
                 e404="`not_found`: unknown `format`",
                 e429="`throttled`: too many streams open for this account or address",
-                e503="`busy`: the stream service is full (STREAM_MAX_TOTAL); see Retry-After",
+                e503="`busy`: the stream service is full (STREAM_MAX_TOTAL; accounts that "
+                "are not bots: all but STREAM_RESERVED_FOR_BOTS of it); see Retry-After",
             ),
         },
     )

@@ -10,8 +10,9 @@ longest stream, so a process killed mid-stream cannot leave a slot taken for goo
 The service's total (STREAM_MAX_TOTAL, below its threads) is a row of numbered seats,
 one cache key each: a stream takes a free seat and renews it as it writes, so the seats
 of a killed process come free within seconds, not after the longest stream.  The first
-STREAM_RESERVED_FOR_BOTS seats are the bots' (GET /api/v1/stream/events); the pages'
-streams take only the others.
+STREAM_RESERVED_FOR_BOTS seats are for bot accounts' streams (GET /api/v1/stream/events
+of an account with Profile.is_bot); every other stream, a page's or another account's,
+takes only the others: a flood of ordinary accounts cannot keep a bot from its events.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class NoSlot(Exception):
 
 
 class ServiceFull(NoSlot):
-    """The stream service's total is reached (for a page stream: the pages' share)."""
+    """The stream service's total is reached (for any but a bot's stream: the seats
+    outside the bots' reserve)."""
 
 
 # How long a refused client should wait: seats come free as streams end or are closed.
@@ -124,12 +126,13 @@ class Seat:
             cache.delete(self.key)
 
 
-def _take_seat(*, page: bool) -> Seat:
-    """A free seat (a bot's stream: a reserved one first, leaving the others to the
-    pages); raises ServiceFull when there is none."""
+def _take_seat(*, kind: str) -> Seat:
+    """A free seat for a stream of `kind` ("bot": a reserved one first, leaving the
+    others to everybody else; "page", "other": not a reserved one); raises ServiceFull
+    when there is none."""
     reserved, shared = _seat_rows()
-    rows = [shared] if page else [reserved, shared]
-    holder = f"{'page' if page else 'bot'}:{uuid.uuid4().hex}"
+    rows = [reserved, shared] if kind == "bot" else [shared]
+    holder = f"{kind}:{uuid.uuid4().hex}"
     for _attempt in range(8):
         held = cache.get_many([key for row in rows for key in row])
         free: list[str] = []
@@ -152,28 +155,30 @@ class StreamCounts:
 
     bots: int
     pages: int
+    others: int
     cap: int
     reserved_for_bots: int
     shared_taken: int
 
     @property
     def open(self) -> int:
-        return self.bots + self.pages
+        return self.bots + self.pages + self.others
 
     @property
     def full(self) -> bool:
-        """A new page stream would be refused (bots may still have their reserve)."""
+        """Only a bot's stream would still get a seat (if the bots' reserve has one)."""
         return self.shared_taken >= self.cap - self.reserved_for_bots
 
 
 def stream_counts() -> StreamCounts:
-    """How many seats streams hold, bots' and pages'; raises what the cache raises."""
+    """How many seats streams hold, of each kind; raises what the cache raises."""
     reserved, shared = _seat_rows()
     held = cache.get_many(reserved + shared)
-    pages = sum(1 for holder in held.values() if str(holder).startswith("page:"))
+    kinds = [str(holder).partition(":")[0] for holder in held.values()]
     return StreamCounts(
-        bots=len(held) - pages,
-        pages=pages,
+        bots=kinds.count("bot"),
+        pages=kinds.count("page"),
+        others=kinds.count("other"),
         cap=len(reserved) + len(shared),
         reserved_for_bots=len(reserved),
         shared_taken=sum(1 for key in shared if key in held),
@@ -181,7 +186,9 @@ def stream_counts() -> StreamCounts:
 
 
 @contextmanager
-def stream_slot(*, user_id: int, address: str, page: bool = False) -> Iterator[Seat | None]:
+def stream_slot(
+    *, user_id: int, address: str, page: bool = False, bot: bool = False
+) -> Iterator[Seat | None]:
     """Hold one stream slot of the user's and one of the address's, and a seat of the
     service's total, for the block; raises NoSlot when the user's or the address's count
     is full, ServiceFull (a NoSlot) when the seats are.  The block gets the seat, to
@@ -190,8 +197,9 @@ def stream_slot(*, user_id: int, address: str, page: bool = False) -> Iterator[S
 
     `page`: a stream of the site's pages (GET /api/v1/stream/page-events), counted
     apart per user (STREAM_PAGE_MAX_PER_USER: a player's open tabs never take their
-    bot's slots, nor the reverse) but with the bots' in the address's count, and kept
-    out of the bots' reserved seats."""
+    bot's slots, nor the reverse) but with the bots' in the address's count.
+    `bot`: the NDJSON stream of a bot account, which may take the bots' reserved seats
+    (STREAM_RESERVED_FOR_BOTS); no other stream does."""
     user_key, user_limit = (
         (f"stream-slots:page-user:{user_id}", int(settings.STREAM_PAGE_MAX_PER_USER))
         if page
@@ -211,7 +219,7 @@ def stream_slot(*, user_id: int, address: str, page: bool = False) -> Iterator[S
                 raise NoSlot
             taken.append(key)
         try:
-            seat = _take_seat(page=page)
+            seat = _take_seat(kind="page" if page else "bot" if bot else "other")
         except ServiceFull:
             for held in taken:
                 _give_back(held)

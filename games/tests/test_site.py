@@ -18,7 +18,9 @@ def test_healthz_reports_database_cache_and_broker(client) -> None:
         "status": "ok", "database": "ok", "cache": "ok", "broker": "ok",
         # The stream service's seats (stream/tests/test_stream_total.py): none taken.
         "streams": "ok",
-        "stream_slots": {"open": 0, "bots": 0, "pages": 0, "cap": 90, "reserved_for_bots": 30},
+        "stream_slots": {
+            "open": 0, "bots": 0, "pages": 0, "others": 0, "cap": 90, "reserved_for_bots": 30,
+        },
     }  # fmt: skip
 
 
