@@ -599,6 +599,19 @@ STREAM_MAX_PER_ADDRESS = env_int("STREAM_MAX_PER_ADDRESS", 16, minimum=1)
 # the bots' per user: past it a tab polls instead.  4 leaves a browser on HTTP/1.1 (6
 # connections per site) two for everything else; the address cap above counts both kinds.
 STREAM_PAGE_MAX_PER_USER = env_int("STREAM_PAGE_MAX_PER_USER", 4, minimum=1)
+# The stream service's total (stream/slots.py): streams open at once across its processes.
+# It must stay below their threads (STREAM_WORKERS × GUNICORN_THREADS, 1 × 100 shipped;
+# platform/gunicorn-stream.conf.py refuses to start otherwise), so that a thread is always
+# free to answer a refusal (503 `busy`) or /healthz at once.  Of the total, the reserve
+# is for bot accounts' streams only: every other stream (pages, other accounts) gets the
+# rest.
+STREAM_MAX_TOTAL = env_int("STREAM_MAX_TOTAL", 90, minimum=1)
+STREAM_RESERVED_FOR_BOTS = env_int("STREAM_RESERVED_FOR_BOTS", 30, minimum=0)
+if STREAM_RESERVED_FOR_BOTS >= STREAM_MAX_TOTAL:
+    raise ImproperlyConfigured(
+        f"STREAM_RESERVED_FOR_BOTS={STREAM_RESERVED_FOR_BOTS} must be below "
+        f"STREAM_MAX_TOTAL={STREAM_MAX_TOTAL}: only bots' streams would get a seat"
+    )
 
 # Correspondence clocks (clocks app) and notifications: see docs/clocks.md.
 CELERY_BEAT_SCHEDULE["clocks-sweep"] = {

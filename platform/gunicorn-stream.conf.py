@@ -3,14 +3,17 @@
 Serves GET /api/v1/stream/events and /api/v1/stream/page-events (nginx routes
 /api/v1/stream/ here, platform/nginx-locations.conf): each bot, and each open tab of a
 logged-in player, holds a connection (a thread) for up to STREAM_MAX_SECONDS, mostly
-asleep between polls, so one process with many threads carries many.  Threads all
-taken: new streams wait, and the pages poll meanwhile (docs/website.md).  The same application and settings as the
-web service (platform/gunicorn.conf.py, read first), but for these.
+asleep between polls, so one process with many threads carries many.  The streams'
+total (STREAM_MAX_TOTAL, stream/slots.py) stays below the threads, checked at start:
+threads are always left to answer a refused stream (503 `busy`, the pages then poll)
+and /healthz at once.  The same application and settings as the web service
+(platform/gunicorn.conf.py, read first), but for these.
 """
 
 import os
 import runpy
 from pathlib import Path
+from typing import Any
 
 _web = runpy.run_path(str(Path(__file__).with_name("gunicorn.conf.py")))
 globals().update({name: value for name, value in _web.items() if not name.startswith("_")})
@@ -33,3 +36,20 @@ keepalive = 5
 # time 110 clients' reconnections reached max_requests.
 max_requests = 0
 max_requests_jitter = 0
+
+
+def on_starting(server: Any) -> None:
+    """Refuse to start when the streams' total could take every thread: a refusal and
+    /healthz would then wait for a stream to end (minutes).  The numbers gunicorn really
+    uses (command line included) against the settings (loaded already: preload_app)."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    threads_total = server.cfg.workers * server.cfg.threads
+    if settings.STREAM_MAX_TOTAL >= threads_total:
+        raise ImproperlyConfigured(
+            f"STREAM_MAX_TOTAL={settings.STREAM_MAX_TOTAL} must be below the stream "
+            f"service's threads ({server.cfg.workers} processes (STREAM_WORKERS) x "
+            f"{server.cfg.threads} threads (GUNICORN_THREADS) = {threads_total}): the "
+            "threads it leaves free answer refused streams and /healthz"
+        )

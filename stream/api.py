@@ -32,10 +32,11 @@ from rest_framework.views import APIView
 
 from accounts.addresses import client_address
 from accounts.authentication import BearerTokenAuthentication
+from accounts.models import Profile
 from core.api import error_responses as _errors
 from core.requests import SignedInRequest
 from stream.events import PAGE_KEEPALIVE_SECONDS, event_lines, page_event_lines
-from stream.slots import NoSlot, stream_slot
+from stream.slots import BUSY_RETRY_SECONDS, NoSlot, Seat, ServiceFull, stream_slot
 
 NDJSON = "application/x-ndjson"
 EVENT_STREAM = "text/event-stream"
@@ -64,20 +65,29 @@ class StreamParamsSerializer(serializers.Serializer):
 
 class _Holding:
     """The stream's lines, holding its slot until the stream ends or the client goes
-    away: the server calls close() on the content (WSGI), even before the first line."""
+    away: the server calls close() on the content (WSGI), even before the first line.
+    Each line renews the stream's seat of the service's total (stream.slots.Seat)."""
 
-    def __init__(self, slot: AbstractContextManager[None], lines: Iterator[bytes]) -> None:
-        self.slot, self.lines, self.held = slot, lines, True
+    def __init__(
+        self,
+        slot: AbstractContextManager[Seat | None],
+        lines: Iterator[bytes],
+        seat: Seat | None = None,
+    ) -> None:
+        self.slot, self.lines, self.seat, self.held = slot, lines, seat, True
 
     def __iter__(self) -> _Holding:
         return self
 
     def __next__(self) -> bytes:
         try:
-            return next(self.lines)
+            line = next(self.lines)
         except StopIteration:
             self.close()
             raise
+        if self.seat is not None:
+            self.seat.renew()
+        return line
 
     def close(self) -> None:
         if self.held:
@@ -88,11 +98,33 @@ class _Holding:
             close()
 
 
-def _held_slot(request: SignedInRequest, *, page: bool) -> AbstractContextManager[None]:
-    """The request's stream slot, taken (stream.slots); 429 when the cap is reached."""
-    slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page)
+class StreamServiceBusy(Throttled):
+    """The stream service's total (or the pages' share of it) is reached: 503 `busy`
+    with Retry-After, answered at once by one of the threads the total leaves free."""
+
+    status_code = 503
+    default_code = "busy"
+
+
+def _held_slot(
+    request: SignedInRequest, *, page: bool
+) -> tuple[AbstractContextManager[Seat | None], Seat | None]:
+    """The request's stream slot, taken (stream.slots), and its seat; 429 when the
+    account's or the address's cap is reached, 503 when the service is full (a bot
+    account's NDJSON stream may take the bots' reserved seats)."""
+    bot = not page and Profile.objects.filter(user_id=request.user.pk, is_bot=True).exists()
+    slot = stream_slot(user_id=request.user.pk, address=client_address(request), page=page, bot=bot)
     try:
-        slot.__enter__()
+        seat = slot.__enter__()
+    except ServiceFull:
+        raise StreamServiceBusy(
+            wait=BUSY_RETRY_SECONDS,
+            detail=str(
+                _("The stream service is full: the page polls for changes instead.")
+                if page
+                else _("The stream service is full: try again later.")
+            ),
+        ) from None
     except NoSlot:
         raise Throttled(
             wait=settings.STREAM_KEEPALIVE_SECONDS,
@@ -105,7 +137,7 @@ def _held_slot(request: SignedInRequest, *, page: bool) -> AbstractContextManage
                 "address": settings.STREAM_MAX_PER_ADDRESS,
             },
         ) from None
-    return slot
+    return slot, seat
 
 
 def _streaming(content: _Holding, content_type: str) -> StreamingHttpResponse:
@@ -155,8 +187,11 @@ class EventStreamView(APIView):
                 401,
                 404,
                 429,
+                503,
                 e404="`not_found`: unknown `format`",
                 e429="`throttled`: too many streams open for this account or address",
+                e503="`busy`: the stream service is full (STREAM_MAX_TOTAL; accounts that "
+                "are not bots: all but STREAM_RESERVED_FOR_BOTS of it); see Retry-After",
             ),
         },
     )
@@ -168,11 +203,11 @@ class EventStreamView(APIView):
             params.validated_data.get("timeout", settings.STREAM_MAX_SECONDS),
             settings.STREAM_MAX_SECONDS,
         )
-        slot = _held_slot(request, page=False)
+        slot, seat = _held_slot(request, page=False)
         lines = event_lines(
             request.user.pk, lifetime=lifetime, keepalive=settings.STREAM_KEEPALIVE_SECONDS
         )
-        return _streaming(_Holding(slot, lines), NDJSON)
+        return _streaming(_Holding(slot, lines, seat), NDJSON)
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -239,23 +274,26 @@ class PageEventStreamView(APIView):
                 400,
                 401,
                 429,
+                503,
                 e400="`invalid`: `Last-Event-ID` is not a whole number",
                 e429="`throttled`: too many page streams open for this account "
                 "(STREAM_PAGE_MAX_PER_USER) or address: the page polls instead",
+                e503="`busy`: the pages' share of the stream service is taken "
+                "(STREAM_MAX_TOTAL less STREAM_RESERVED_FOR_BOTS): the page polls instead",
             ),
         },
     )
     def get(self, request: SignedInRequest) -> StreamingHttpResponse:
         """What changed for the signed-in user, as Server-Sent Events (text/event-stream)."""
         after = _last_event_id(request)
-        slot = _held_slot(request, page=True)
+        slot, seat = _held_slot(request, page=True)
         lines = page_event_lines(
             request.user.pk,
             after=after,
             lifetime=settings.STREAM_MAX_SECONDS,
             keepalive=min(settings.STREAM_KEEPALIVE_SECONDS, PAGE_KEEPALIVE_SECONDS),
         )
-        return _streaming(_Holding(slot, lines), EVENT_STREAM)
+        return _streaming(_Holding(slot, lines, seat), EVENT_STREAM)
 
 
 def _last_event_id(request: Request) -> int | None:

@@ -249,14 +249,17 @@ def event_lines(
     clock: Any = time.monotonic,
     sleep: Any = time.sleep,
 ) -> Iterator[bytes]:
-    """NDJSON lines for `user_id` for `lifetime` seconds: the snapshot, then new events
-    as they are committed, and an empty line after `keepalive` quiet seconds.  The
-    page-only events (PAGE_ONLY_TYPES) are not part of this stream."""
+    """NDJSON lines for `user_id` for `lifetime` seconds: the snapshot (or, if empty, an
+    empty line), then new events as they are committed, and an empty line after
+    `keepalive` quiet seconds.  The page-only events (PAGE_ONLY_TYPES) are not part of
+    this stream."""
     started = clock()
     floor = Event.objects.filter(user_id=user_id).aggregate(top=Max("id"))["top"] or 0
     snapshot = list(snapshot_lines(user_id))
     _release_connection()
-    yield from snapshot
+    # Nothing to report yet: a keep-alive at once, so that the client gets the status
+    # line now rather than at the first keep-alive (a server sends it with the first line).
+    yield from snapshot or [b"\n"]
     for event in _follow(
         user_id,
         floor=floor,

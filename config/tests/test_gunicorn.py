@@ -56,6 +56,42 @@ def test_gunicorn_with_the_production_config_serves_and_stops(config: str) -> No
     assert "Traceback" not in output, output
 
 
+@pytest.mark.parametrize(
+    ("variables", "arguments", "threads"),
+    [
+        (
+            {"GUNICORN_THREADS": "8", "STREAM_MAX_TOTAL": "8"},
+            [],
+            "1 processes (STREAM_WORKERS) x 8",
+        ),
+        # Every process's threads count: 2 x 4 is no more than 8 either.
+        ({"STREAM_WORKERS": "2", "GUNICORN_THREADS": "4", "STREAM_MAX_TOTAL": "8"}, [], "= 8"),
+        # The threads gunicorn really runs, here from its command line: 4 of them, not 100.
+        ({"GUNICORN_THREADS": "100", "STREAM_MAX_TOTAL": "90"}, ["--threads", "4"], "x 4 threads"),
+    ],
+)
+def test_the_stream_service_refuses_to_start_when_its_streams_could_take_every_thread(
+    variables: dict[str, str], arguments: list[str], threads: str
+) -> None:
+    # Issue #28.3: threads must stay free to refuse a stream (503) and answer /healthz.
+    env = {
+        **os.environ,
+        "GUNICORN_BIND": f"127.0.0.1:{free_port()}",
+        "STREAM_RESERVED_FOR_BOTS": "2",
+        "LOG_LEVEL": "WARNING",
+        **variables,
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "config.wsgi:application",
+         "--config", str(BASE_DIR / "platform" / "gunicorn-stream.conf.py"), *arguments],
+        check=False, cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "ImproperlyConfigured" in done.stderr, done.stderr
+    assert f"STREAM_MAX_TOTAL={variables['STREAM_MAX_TOTAL']} must be below" in done.stderr
+    assert threads in done.stderr, done.stderr
+
+
 def test_the_stream_service_is_never_recycled(monkeypatch: pytest.MonkeyPatch) -> None:
     # Its process would wait for its open streams (minutes) before a new one is forked,
     # answering nobody meanwhile (found by bench/soak.py); the web service is recycled.

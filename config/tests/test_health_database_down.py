@@ -28,6 +28,8 @@ def _healthz(config: str, database_url: str) -> tuple[int, dict[str, str], float
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_WORKERS": "1",
         "GUNICORN_THREADS": "2",
+        "STREAM_MAX_TOTAL": "1",  # below the threads (the stream service checks at start)
+        "STREAM_RESERVED_FOR_BOTS": "0",
         "DB_POOL_TIMEOUT": "2",
         "LOG_LEVEL": "WARNING",
     }

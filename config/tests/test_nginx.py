@@ -81,7 +81,14 @@ def serving(extra_env: dict[str, str], real_ip_from: str = "") -> Iterator[dict[
     )
     stream = _start(
         [*gunicorn, str(BASE_DIR / "platform" / "gunicorn-stream.conf.py")],
-        {**env, "GUNICORN_BIND": f"127.0.0.1:{ports['stream']}", "GUNICORN_THREADS": "4"},
+        {
+            **env,
+            "GUNICORN_BIND": f"127.0.0.1:{ports['stream']}",
+            "GUNICORN_THREADS": "4",
+            # The streams' total must leave a thread free (checked when it starts).
+            "STREAM_MAX_TOTAL": "3",
+            "STREAM_RESERVED_FOR_BOTS": "1",
+        },
         ports["stream"],
     )
     run = Path(tempfile.mkdtemp(prefix="adaptoid-nginx-test-"))

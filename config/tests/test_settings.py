@@ -172,6 +172,9 @@ def test_mail_settings_from_the_environment() -> None:
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
         ("AXES_ADDRESS_FAILURE_LIMIT", "5", "must be at least AXES_FAILURE_LIMIT=10"),
         ("ANALYSIS_NODES", "100000001", "must be at most 100000000"),
+        ("STREAM_MAX_TOTAL", "0", "STREAM_MAX_TOTAL=0 must be at least 1"),
+        # The default total (90) leaves the pages' streams nothing.
+        ("STREAM_RESERVED_FOR_BOTS", "90", "must be below STREAM_MAX_TOTAL=90"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:

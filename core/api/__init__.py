@@ -29,6 +29,7 @@ _ERROR_DESCRIPTIONS = {
     409: "The state does not allow it",
     422: "The engine refuses the turn (`illegal_turn`, with its reason)",
     429: "Too many requests (`throttled`); see the Retry-After header",
+    503: "Busy (`busy`): the service is full for now; see the Retry-After header",
 }
 
 

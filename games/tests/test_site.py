@@ -14,7 +14,14 @@ pytestmark = pytest.mark.django_db
 def test_healthz_reports_database_cache_and_broker(client) -> None:
     answer = client.get("/healthz")
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}
+    assert answer.json() == {
+        "status": "ok", "database": "ok", "cache": "ok", "broker": "ok",
+        # The stream service's seats (stream/tests/test_stream_total.py): none taken.
+        "streams": "ok",
+        "stream_slots": {
+            "open": 0, "bots": 0, "pages": 0, "others": 0, "cap": 90, "reserved_for_bots": 30,
+        },
+    }  # fmt: skip
 
 
 def test_healthz_is_503_when_the_cache_is_down(client, settings) -> None:
@@ -27,6 +34,7 @@ def test_healthz_is_503_when_the_cache_is_down(client, settings) -> None:
     answer = client.get("/healthz")
     assert answer.status_code == 503
     assert answer.json()["cache"].startswith("error") and answer.json()["database"] == "ok"
+    assert answer.json()["streams"].startswith("error")  # counted in the cache
 
 
 def test_schema_is_valid_and_documents_every_endpoint_and_error(client, tmp_path) -> None:

@@ -71,6 +71,18 @@ def test_stream_sends_the_snapshot_then_new_events_then_keepalives(alice: Any, b
     assert b"\n" in rest  # keep-alive lines while nothing happens
 
 
+def test_a_stream_with_nothing_to_report_starts_with_a_keep_alive(alice: Any) -> None:
+    # A server sends the status line with the first line: a fresh bot with no game and
+    # no challenge would otherwise see it only after STREAM_KEEPALIVE_SECONDS (issue #28.3).
+    def no_waiting(seconds: float) -> None:
+        raise AssertionError("the stream waited before its first line")
+
+    stream = event_lines(
+        alice.user.pk, lifetime=60, keepalive=5, clock=lambda: 0.0, sleep=no_waiting
+    )
+    assert next(stream) == b"\n"
+
+
 def test_stream_endpoint_is_ndjson_for_the_signed_in_user(api: Any, alice: Any, bob: Any) -> None:
     services.create_challenge(creator=bob.user, opponent="alice")
     answer = alice.client.get("/api/v1/stream/events?timeout=1", HTTP_ACCEPT="application/x-ndjson")

@@ -70,6 +70,8 @@ def _stream_service(port: int, extra: dict[str, str]) -> subprocess.Popen[bytes]
         env=_server_env({
             "GUNICORN_BIND": f"127.0.0.1:{port}",
             "GUNICORN_THREADS": str(STREAMS + 4),
+            "STREAM_MAX_TOTAL": str(STREAMS + 2),  # below the threads, as checked at start
+            "STREAM_RESERVED_FOR_BOTS": "2",
             "STREAM_MAX_SECONDS": "8",
             "STREAM_KEEPALIVE_SECONDS": "1",
             **extra,

@@ -7,9 +7,10 @@
 // * "adaptoid:live" on document, detail {type, game, challenge}: one change;
 // * "adaptoid:live-mode" on document, detail {mode}: the mode changed.  Entering
 //   "stream" the scripts fetch once (what changed before the stream opened).
-// Refused (429: too many tabs; any HTTP error) the page polls and tries again later,
-// waiting longer each time; a stream the server ended reconnects after a second and
-// resumes after its last event (Last-Event-ID), polling only if that takes long.
+// Refused (429: too many tabs; 503: the stream service is full; any HTTP error) the
+// page polls and tries again later, waiting longer each time; a stream the server ended
+// reconnects after a second and resumes after its last event (Last-Event-ID), polling
+// only if that takes long.
 (function () {
   "use strict";
   var root = document.documentElement;
