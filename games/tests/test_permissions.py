@@ -164,6 +164,17 @@ ROWS: list[Row] = [
     Row("notifications-api:read", "POST", USERS_200, data={}),
     # --- API: tournaments (organised by staff; White and Black joined) ---------------------
     Row("tournaments_api:list", "GET", ALL_200),
+    # A player's own invitations to imported places (TRF import): nobody sees another's.
+    Row("tournaments_api:invitations", "GET", USERS_200),
+    Row(
+        "tournaments_api:invitation-accept", "POST", (401,) + (404,) * 4, _kw(invitation_id=999_999)
+    ),
+    Row(
+        "tournaments_api:invitation-decline",
+        "POST",
+        (401,) + (404,) * 4,
+        _kw(invitation_id=999_999),
+    ),
     Row(
         "tournaments_api:list",
         "POST",
@@ -305,6 +316,7 @@ ROWS: list[Row] = [
     Row("notifications:unsubscribe", "GET", (400,) * 5, _kw(token="not-a-token")),
     Row("clocks:vacation", "GET", PAGE_USERS),
     Row("tournaments:list", "GET", ALL_200),
+    Row("tournaments:invitations", "GET", PAGE_USERS),  # one's own invitations only
     Row("tournaments:create", "GET", (302, 403, 403, 403, 200)),
     Row("tournaments:detail", "GET", ALL_200, _tournament),
     Row("tournaments:crosstable", "GET", ALL_200, _tournament),
