@@ -25,7 +25,9 @@ _ERROR_DESCRIPTIONS = {
     404: "No such object (`not_found`)",
     409: "The state does not allow it",
     422: "The engine refuses the turn (`illegal_turn`, with its reason)",
-    429: "Too many requests (`throttled`); see the Retry-After header",
+    429: "Too many requests (`throttled`), or too many jobs of yours (`busy`); see the "
+    "Retry-After header",
+    503: "Too many jobs of this kind waiting on the site (`busy`); see the Retry-After header",
 }
 
 
