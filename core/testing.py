@@ -73,7 +73,7 @@ class QueueFamily:
 
 
 def _set_routes(routes: Any) -> None:
-    from config.celery import app
+    from celery import current_app as app  # the project's (config.celery), set as current
 
     app.conf.task_routes = routes
     app.amqp.flush_routes()
@@ -86,10 +86,9 @@ def queue_family(prefix: str = "family") -> Iterator[QueueFamily]:
     routes them, each to the family's queue of its kind); on leaving, route them back and
     delete the family's queues."""
     import kombu
+    from celery import current_app as app  # the project's (config.celery), set as current
     from django.conf import settings
     from kombu.exceptions import OperationalError
-
-    from config.celery import app
 
     family = QueueFamily(f"{prefix}-{uuid.uuid4().hex[:8]}")
     session = settings.CELERY_TASK_DEFAULT_QUEUE

@@ -122,7 +122,7 @@ def test_a_bot_accepts_a_challenge_in_seconds_while_evaluations_fill_their_worke
             answer = _evaluate(caller, f"192.0.2.{n}", start)
             accepted.append(answer.status_code == 202)
     assert sum(accepted) == 3 * 2 + 4  # each account's cap, the visitors' shared budget
-    wait_for(lambda: "evaluate_position" in evaluations.log(), evaluations)
+    wait_for(lambda: "analysis.tasks.evaluate_position[" in evaluations.log(), evaluations)
 
     challenger, bot = make_player("challenger"), _bot()
     asked = time.monotonic()
