@@ -97,7 +97,7 @@ def test_a_full_backlog_of_analyses_gets_503(make_player: Any, settings: Any) ->
 
 @pytest.mark.django_db
 def test_an_analysis_whose_job_failed_says_so_and_asking_again_resumes_it(
-    alice: Any, bob: Any, settings: Any
+    alice: Any, bob: Any, settings: Any, client: Client
 ) -> None:
     settings.ANALYSIS_NODES = NODES
     game = short_game(alice.user, bob.user, seed=3)
@@ -111,6 +111,9 @@ def test_an_analysis_whose_job_failed_says_so_and_asking_again_resumes_it(
         jobs.sweep()
     body = alice.client.get(_url(game.pk)).json()
     assert body["status"] == "failed" and "ask for it again" in body["error"]
+    client.force_login(alice.user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "ask for it again" in page and f'action="/games/{game.pk}/analyse/"' in page
     again = alice.client.post(_url(game.pk))
     assert again.status_code == 202 and again.json()["status"] == "queued"
     assert services.analysis_job(analysis) != job  # a new job for the same analysis

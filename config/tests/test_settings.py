@@ -83,6 +83,10 @@ def test_production_without_secret_key_refuses_to_start() -> None:
         ("THROTTLE_MESSAGES", "fast", "is not a rate"),
         ("TRUSTED_PROXIES", "-1", "must be at least 0"),
         ("AXES_FAILURE_LIMIT", "many", "not an integer"),
+        ("JOBS_EVALUATION_SLOTS", "0", "must be at least 1"),
+        ("JOBS_ANALYSIS_BACKLOG", "lots", "not an integer"),
+        ("JOBS_SLICE_SECONDS", "600", "must be at most 120"),
+        ("BOT_MATCH_MAX_RUNNING_TOTAL", "0", "must be at least 1"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:
