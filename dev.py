@@ -36,10 +36,11 @@ HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 # One Celery worker per queue of config/settings.py's routes (TASK_QUEUES; a test keeps
 # the two lists equal), with its number of processes: a user's bot matches or a big
-# import never wait in front of another user's bot reply.
+# import never wait in front of another user's bot reply.  The job queues' numbers are
+# the settings' slots (JOBS_EVALUATION_SLOTS, JOBS_IMPORT_SLOTS, JOBS_ANALYSIS_SLOTS).
 WORKER_QUEUES = {
-    "interactive": 2, "matches": 1, "tournaments": 1, "email": 1, "imports": 1,
-    "analysis": 1, "maintenance": 1,
+    "interactive": 2, "evaluations": 2, "matches": 1, "tournaments": 1, "email": 1,
+    "imports": 1, "analysis": 1, "maintenance": 1,
 }  # fmt: skip
 # Written by `manage.py load_demo` (web/management/commands/load_demo.py).
 ADMIN_PASSWORD_FILE = ROOT / "var" / "demo-admin-password.txt"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from celery.result import AsyncResult
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -15,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analysis import explorer, services, tasks
+from analysis import explorer, services
 from analysis.models import GameAnalysis
 from analysis.throttling import AnalysisThrottle, EvaluationThrottle, ExplorerThrottle
 from core.api import error_responses as _errors
+from core.models import Job
 from games.models import Game
 
 User = get_user_model()
@@ -41,6 +41,11 @@ class AnalysedTurnSerializer(serializers.Serializer):
 class AnalysisSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameAnalysis.Status.choices)
     progress = serializers.FloatField(help_text=_("Share of the positions analysed, 0..1."))
+    place_in_line = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("While its job waits for a worker: its place in line (1: next); else null."),
+    )
+    error = serializers.CharField(required=False, help_text=_("Once failed: why."))
     turns = AnalysedTurnSerializer(
         many=True, required=False, help_text=_("Once done: one entry per turn, in order.")
     )
@@ -94,6 +99,10 @@ class EvaluateRequestSerializer(serializers.Serializer):
 class EvaluationSerializer(serializers.Serializer):
     id = serializers.CharField(help_text=_("The job's id: poll GET …/evaluations/{id}."))
     status = serializers.ChoiceField(choices=["queued", "done", "failed"])
+    place_in_line = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("While the job waits for a worker: its place in line (1: next); else null."),
+    )
     position = serializers.CharField(required=False)
     eval = serializers.FloatField(required=False, help_text=_("White's expected score, 0..1."))
     best = serializers.CharField(required=False, allow_null=True)
@@ -123,7 +132,15 @@ class GameAnalysisView(APIView):
             202: OpenApiResponse(AnalysisSerializer, description="Queued or running"),
             200: OpenApiResponse(AnalysisSerializer, description="Already done"),
             **_errors(
-                401, 404, 409, 429, e409="`game_not_finished`: only finished games are analysed"
+                401,
+                404,
+                409,
+                429,
+                503,
+                e409="`game_not_finished`: only finished games are analysed",
+                e429="`busy`: your analyses waiting or running reach JOBS_ANALYSIS_PER_USER; "
+                "or `throttled`",
+                e503="`busy`: the analyses waiting reach JOBS_ANALYSIS_BACKLOG",
             ),
         },
     )
@@ -184,17 +201,26 @@ class EvaluationsView(APIView):
     @extend_schema(
         operation_id="evaluate_position",
         request=EvaluateRequestSerializer,
-        responses={202: EvaluationSerializer, **_errors(400, 429)},
+        responses={
+            202: EvaluationSerializer,
+            **_errors(
+                400,
+                429,
+                503,
+                e429="`busy`: your evaluations waiting or running reach "
+                "JOBS_EVALUATION_PER_USER (visitors share JOBS_EVALUATION_ANONYMOUS); "
+                "or `throttled`",
+                e503="`busy`: the evaluations waiting reach JOBS_EVALUATION_BACKLOG",
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         """Evaluate one position (the analysis board): a short job; poll its id."""
         params = EvaluateRequestSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         position = services.parse_position(params.validated_data["position"].strip())
-        job_id = str(uuid.uuid4())
-        # Its result is kept (polled by id), even when sent at a surrounding commit.
-        tasks.evaluate_position.apply_async((str(position),), task_id=job_id, ignore_result=False)
-        return Response({"id": job_id, "status": "queued"}, status=status.HTTP_202_ACCEPTED)
+        job = services.request_evaluation(position=position, user=request.user)
+        return Response(services.evaluation_answer(job), status=status.HTTP_202_ACCEPTED)
 
 
 class EvaluationView(APIView):
@@ -204,10 +230,11 @@ class EvaluationView(APIView):
         operation_id="get_evaluation", responses={200: EvaluationSerializer, **_errors(404)}
     )
     def get(self, request: Request, job_id: str) -> Response:
-        """An evaluation job: queued, or done with the engine's verdict."""
-        result = AsyncResult(job_id, app=tasks.evaluate_position.app)
-        if result.successful():
-            return Response({"id": job_id, "status": "done", **result.result})
-        if result.failed():
-            return Response({"id": job_id, "status": "failed"})
-        return Response({"id": job_id, "status": "queued"})
+        """An evaluation job: queued (with its place in line while it waits), or done with
+        the engine's verdict, or failed.  Kept JOBS_KEEP_HOURS after it ends."""
+        try:
+            public_id = uuid.UUID(job_id)
+        except ValueError:
+            raise exceptions.NotFound() from None
+        job = get_object_or_404(Job, kind=services.EVALUATION_JOB, public_id=public_id)
+        return Response(services.evaluation_answer(job))

@@ -10,5 +10,7 @@ class AnalysisConfig(AppConfig):
         # A game finished → the explorer indexes it, after the commit (games.signals).
         from analysis import receivers  # noqa: F401
         from analysis.errors import register
+        from analysis.services import register_jobs
 
         register()
+        register_jobs()  # the evaluation and analysis kinds of core.jobs

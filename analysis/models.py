@@ -1,6 +1,6 @@
 """Computer analysis of finished games, and the opening explorer's index.
 
-* :class:`GameAnalysis` — one per game: the job's state and node budget.
+* :class:`GameAnalysis` — one per game: the analysis's state and node budget.
 * :class:`AnalysedPosition` — the engine's verdict on the position after each ply
   (ply 0: the start), stored one by one as the job goes, so a job that is run again
   (a worker died) starts after the last stored ply.  The API's per-turn entries are
@@ -29,10 +29,15 @@ from django.utils.translation import gettext_lazy as _
 
 
 class GameAnalysis(models.Model):
+    """A game's analysis; its job (core.jobs, kind ``analysis``, ``subject_id`` this row's
+    id) holds the scheduling: place in line, slices, lease."""
+
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
         DONE = "done", _("Done")
+        # Its job failed (a worker lost again and again); asking again resumes it.
+        FAILED = "failed", _("Failed")
 
     game = models.OneToOneField(
         "games.Game", on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game")

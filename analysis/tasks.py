@@ -1,17 +1,17 @@
 """Celery tasks of the analysis app (``analysis.tasks.*``: routed to the ``analysis``
-queue by the platform's routing table, so a long analysis never delays a bot's reply).
+queue by the platform's routing table, so a long analysis never delays a bot's reply;
+the analysis board's evaluations to the ``evaluations`` queue).
 
-* analyse_game — a game's computer analysis, resumable: each position is committed as it
-  is analysed, and a run that starts again skips those already stored.  ``acks_late``
-  with ``reject_on_worker_lost``: a worker killed mid-job leaves its message
-  unacknowledged and the job is delivered again.
-* evaluate_position — one position for the analysis board (a short job).
+* analyse_game — one slice of a game's analysis job, evaluate_position — an analysis
+  board's evaluation job: both jobs of the fair queue (core.jobs), which sends them
+  (``(job id, slice number)``) when a slot is free; a slice resumes after the last stored
+  position.  ``acks_late`` with ``reject_on_worker_lost``: a pool process killed mid-slice
+  leaves its message to be delivered again; a whole worker lost is the sweep's business
+  (core.tasks.sweep_jobs).
 * index_games / index_unindexed_games — the opening explorer's index (analysis.explorer).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from celery import Task, shared_task
 from django.db import OperationalError
@@ -21,27 +21,27 @@ from django.db import OperationalError
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
-    # A long game at the full node budget takes minutes; the broker's visibility
-    # timeout (an hour by default) must stay above this.
-    time_limit=1800,
-    soft_time_limit=1780,
-    autoretry_for=(OperationalError, ConnectionError),
-    max_retries=3,
-    retry_backoff=True,
+    # A slice is about JOBS_SLICE_SECONDS (at most 120) plus one position; far below the
+    # broker's visibility timeout.  No retries: a failed slice counts as an attempt of
+    # its job (core.jobs), which waits its turn again.
+    time_limit=300,
+    soft_time_limit=280,
 )
-def analyse_game(self: Task, analysis_id: int) -> int:
-    """Analyse the game's positions not stored yet; returns how many this run stored."""
-    from analysis.services import run_analysis
+def analyse_game(self: Task, job_id: int, slice_number: int) -> str:
+    """One slice of a game's analysis (analysis.services.analysis_slice)."""
+    from core.jobs import run_slice
 
-    return run_analysis(analysis_id)
+    return run_slice(job_id, slice_number)
 
 
 @shared_task(bind=True, acks_late=True, time_limit=30, soft_time_limit=25)
-def evaluate_position(self: Task, position: str, nodes: int | None = None) -> dict[str, Any]:
-    """The engine's evaluation, best turn and principal variation of one position."""
-    from analysis.services import evaluate_position_now
+def evaluate_position(self: Task, job_id: int, slice_number: int) -> str:
+    """The engine's evaluation, best turn and principal variation of one position: an
+    evaluation job's one slice (analysis.services.evaluation_slice; the verdict is stored
+    on the job)."""
+    from core.jobs import run_slice
 
-    return evaluate_position_now(position, nodes)
+    return run_slice(job_id, slice_number)
 
 
 @shared_task(

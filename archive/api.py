@@ -229,6 +229,10 @@ class ImportJobSerializer(serializers.Serializer):
     error_detail = serializers.CharField(allow_blank=True)
     created = serializers.DateTimeField()
     finished = serializers.DateTimeField(allow_null=True)
+    place_in_line = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("While the job waits for a worker: its place in line (1: next); else null."),
+    )
     report = ImportReportEntrySerializer(many=True, required=False)
 
 
@@ -248,6 +252,7 @@ def import_job_json(job: ImportJob, *, report: bool = True) -> dict[str, Any]:
         "error_detail": imports.job_error_text(job),
         "created": job.created.isoformat(),
         "finished": job.finished.isoformat() if job.finished else None,
+        "place_in_line": imports.import_place(job) if job.is_active else None,
     }
     if report:
         entries = [imports.ReportEntry.from_json(item) for item in job.report]
@@ -285,8 +290,13 @@ class ImportJobsView(APIView):
             ),
             429: OpenApiResponse(
                 ErrorSerializer,
-                description="`too_many_imports`: the user's imports waiting or running reach "
-                "the limit; see Retry-After",
+                description="`busy`: the user's imports waiting or running reach "
+                "IMPORT_MAX_ACTIVE_JOBS; see Retry-After",
+            ),
+            503: OpenApiResponse(
+                ErrorSerializer,
+                description="`busy`: the imports waiting on the site reach JOBS_IMPORT_BACKLOG; "
+                "see Retry-After",
             ),
         },
     )
@@ -316,6 +326,6 @@ class ImportJobView(APIView):
     )
     def get(self, request: SignedInRequest, job_id: int) -> Response:
         job = get_object_or_404(
-            ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id
+            ImportJob.objects.filter(owner=request.user).defer("text", "records"), pk=job_id
         )
         return Response(import_job_json(job))

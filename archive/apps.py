@@ -11,6 +11,8 @@ class ArchiveConfig(AppConfig):
 
     def ready(self) -> None:
         from archive.errors import HTTP_STATUS
+        from archive.imports import register_jobs
         from core.api.errors import register_statuses
 
         register_statuses(HTTP_STATUS)
+        register_jobs()  # the import kind of core.jobs

@@ -1,4 +1,5 @@
-"""Domain errors of the archive's import (statuses registered in archive.apps)."""
+"""Domain errors of the archive's import (statuses registered in archive.apps); a user's
+or the site's imports at their cap are core.jobs' ``Busy`` (code ``busy``)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,6 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from core.errors import DomainError
-
-
-class TooManyImportJobs(DomainError):
-    """429: the user's imports already waiting or running reach the limit."""
-
-    code = "too_many_imports"
-    default_message = _("You have too many imports running; wait until one finishes.")
 
 
 class ImportFileRefused(DomainError):
@@ -23,6 +17,5 @@ class ImportFileRefused(DomainError):
 
 
 HTTP_STATUS: dict[type[DomainError], int] = {
-    TooManyImportJobs: status.HTTP_429_TOO_MANY_REQUESTS,
     ImportFileRefused: status.HTTP_400_BAD_REQUEST,
 }

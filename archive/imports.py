@@ -1,13 +1,16 @@
 """The .agn import: an upload becomes a job that a Celery worker runs in chunks.
 
-* ``create_job`` (the web request) only stores the text and queues the task; a user
-  has at most ``IMPORT_MAX_ACTIVE_JOBS`` jobs queued or running (``TooManyImportJobs``,
-  429 with Retry-After).
-* ``run_job`` (the worker) reads the file, refuses it whole when it holds more than
-  ``IMPORT_MAX_GAMES`` games or names more than ``IMPORT_MAX_NEW_NAMES`` players that
-  have no account yet (nothing is stored then), and imports the games in chunks of
+* ``create_job`` (the web request) only stores the text and submits a job of the fair
+  queue (core.jobs, kind ``import``): a user has at most ``IMPORT_MAX_ACTIVE_JOBS``
+  imports waiting or running, the site ``JOBS_IMPORT_BACKLOG`` waiting (else core.jobs'
+  ``Busy``: 429 or 503 with Retry-After).
+* ``run_job`` (the worker, one slice of about ``JOBS_SLICE_SECONDS`` at a time) first
+  reads the file, refuses it whole when it holds more than ``IMPORT_MAX_GAMES`` games or
+  names more than ``IMPORT_MAX_NEW_NAMES`` players that have no account yet (nothing is
+  stored then), and keeps the games as read (``ImportJob.records``: the text is read
+  once, however many slices follow); then imports them in chunks of
   ``IMPORT_CHUNK_GAMES``.  Each chunk is one transaction with the job's progress and
-  report, so a killed worker resumes after the last committed chunk.
+  report, so a killed worker, or the next slice, resumes after the last committed chunk.
 * Idempotent by content: a game's ``content_hash`` (its start position, canonical
   turns, result and the two players' names) is unique in ``ImportedGame``; a game
   already there is reported as such, never stored twice, even by two jobs at once.
@@ -32,12 +35,15 @@ from django.db.models.functions import Lower
 from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.imported import imported_display_name, imported_player, imported_username
 from analysis import tasks as explorer_tasks
-from archive.errors import ImportFileRefused, TooManyImportJobs
+from archive.errors import ImportFileRefused
 from archive.models import ImportedGame, ImportJob
-from engine import STANDARD_START, GameRecord, Position
+from core import jobs
+from core.models import Job
+from engine import STANDARD_START, GameRecord, Position, RecordError
 from engine import read_games as read_records
 from games.engine_messages import translate_reason
 from games.models import Game
@@ -320,67 +326,106 @@ def read_upload(upload: Any) -> str:
     return text
 
 
-def create_job(*, owner: Any, text: str, file_name: str = "") -> ImportJob:
-    """Store an uploaded .agn text as a queued job and queue its task (after the commit)."""
-    from archive import tasks
+IMPORT_JOB = "import"
 
+
+def create_job(*, owner: Any, text: str, file_name: str = "") -> ImportJob:
+    """Store an uploaded .agn text and submit its job (core.jobs; its first slice is sent
+    after the commit when a slot is free); ``Busy`` when a cap is reached."""
     with transaction.atomic():
-        # Serialise this user's uploads, so two requests cannot both pass the limit.
-        User.objects.select_for_update().filter(pk=owner.pk).first()
-        active = ImportJob.objects.filter(owner=owner, status__in=ImportJob.ACTIVE).count()
-        allowed = limit("IMPORT_MAX_ACTIVE_JOBS")
-        if active >= allowed:
-            raise TooManyImportJobs(
-                _(
-                    "You already have %(count)d imports waiting or running (the limit is "
-                    "%(limit)d); try again when one has finished."
-                )
-                % {"count": active, "limit": allowed},
-                retry_after=30,
-            )
         job = ImportJob.objects.create(
             owner=owner, text=text, file_name=file_name.replace("\x00", "")[:200]
         )
-        tasks.run_import_job.delay(job.pk)
+        jobs.submit(kind=IMPORT_JOB, owner=owner, subject_id=job.pk)
     return job
 
 
-def run_job(*, job_id: int) -> str:
-    """Run (or resume) a job; returns its status.  Safe to run twice, even at once."""
-    with transaction.atomic():
-        job = ImportJob.objects.select_for_update().filter(pk=job_id).first()
-        if job is None or not job.is_active:
-            return job.status if job else "missing"
-        job.status = ImportJob.Status.RUNNING
-        job.save(update_fields=["status", "updated"])
-        text = job.text
+def _record_json(record: GameRecord) -> dict[str, Any]:
+    """What the import needs of a record (not its comments), as JSON."""
+    return {
+        "headers": record.headers,
+        "start": record.start,
+        "turns": record.turns,
+        "result": record.result,
+        "index": record.index,
+        "errors": [
+            {"game_index": e.game_index, "turn_number": e.turn_number, "message": e.message,
+             "kind": e.kind}
+            for e in record.errors
+        ],
+    }  # fmt: skip
+
+
+def _record_from_json(data: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        headers=data["headers"],
+        start=data["start"],
+        turns=data["turns"],
+        result=data["result"],
+        index=data["index"],
+        errors=[RecordError(**error) for error in data["errors"]],
+    )
+
+
+def _read_file(job_id: int) -> str | None:
+    """Read the job's file once: refuse it whole (returns "failed") or keep its records
+    and their count (returns None)."""
+    text = ImportJob.objects.filter(pk=job_id).values_list("text", flat=True).first() or ""
     max_games = limit("IMPORT_MAX_GAMES")
     records = list(islice(read_records(text), max_games + 1))
     if len(records) > max_games:
         return _fail(job_id, "too_many_games", max=max_games)
+    resumed = ImportJob.objects.filter(pk=job_id, processed__gt=0).exists()
+    fresh = 0 if resumed else len(new_names(records))  # resumed: some names are its own
+    if fresh > limit("IMPORT_MAX_NEW_NAMES"):
+        return _fail(job_id, "too_many_names", count=fresh, max=limit("IMPORT_MAX_NEW_NAMES"))
     with transaction.atomic():
-        job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
-        if job.processed == 0:  # a resumed job already created some of its names
-            fresh = len(new_names(records))
-            if fresh > limit("IMPORT_MAX_NEW_NAMES"):
-                return _fail(
-                    job_id, "too_many_names", count=fresh, max=limit("IMPORT_MAX_NEW_NAMES")
-                )
-        job.total = len(records)
-        job.save(update_fields=["total", "updated"])
+        job = ImportJob.objects.select_for_update().defer("text", "records").get(pk=job_id)
+        if job.is_active and ImportJob.objects.filter(pk=job_id, records__isnull=True).exists():
+            job.total = len(records)
+            job.records = [_record_json(record) for record in records]
+            job.text = ""  # read: the records serve from now on (the report stays)
+            job.save(update_fields=["total", "records", "text", "updated"])
+    return None
+
+
+def run_job(*, job_id: int, piece: jobs.Slice | None = None) -> str:
+    """Run (or resume) a job; returns its status: ``running`` when the job's ``piece``
+    (a slice, core.jobs) is over with games left, else ``done`` or ``failed``.  Safe to
+    run twice, even at once."""
+    with transaction.atomic():
+        found = (
+            ImportJob.objects.select_for_update().defer("text", "records").filter(pk=job_id).first()
+        )
+        if found is None or not found.is_active:
+            return found.status if found else "missing"
+        found.status = ImportJob.Status.RUNNING
+        found.save(update_fields=["status", "updated"])
+        read = ImportJob.objects.filter(pk=job_id, records__isnull=False).exists()
+    if not read:
+        refused = _read_file(job_id)
+        if refused:
+            return refused
+        if piece is not None:
+            piece.beat()
+    raw = ImportJob.objects.filter(pk=job_id).values_list("records", flat=True).first()
+    records = [_record_from_json(data) for data in raw or []]
     chunk = limit("IMPORT_CHUNK_GAMES")
+    progressed = not read  # reading the file was this slice's work so far
     while True:
+        if piece is not None and progressed and piece.over():
+            return ImportJob.Status.RUNNING  # the rest in a later slice
         with transaction.atomic():
-            # Not the text each time (read once above): up to 10 MB.
-            job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
+            # Not the records each time (read once above): up to megabytes.
+            job = ImportJob.objects.select_for_update().defer("text", "records").get(pk=job_id)
             if not job.is_active:
                 return job.status
             start = job.processed
             if start >= len(records):
                 job.status = ImportJob.Status.DONE
                 job.finished = timezone.now()
-                job.text = ""  # imported: the text has served (the report stays)
-                job.save(update_fields=["status", "finished", "text", "updated"])
+                job.records = None  # imported: the records have served (the report stays)
+                job.save(update_fields=["status", "finished", "records", "updated"])
                 return job.status
             entries = [
                 import_record(record, number, job=job)
@@ -392,29 +437,82 @@ def run_job(*, job_id: int) -> str:
             job.stored += sum(entry.status == STORED for entry in entries)
             job.duplicates += sum(entry.status == DUPLICATE for entry in entries)
             job.rejected += sum(entry.status == REJECTED for entry in entries)
-            # Not the uploaded text: up to 10 MB, unchanged.
             job.save(
                 update_fields=[
                     "report", "processed", "stored", "duplicates", "rejected", "updated"
                 ]
             )  # fmt: skip
+        progressed = True
+        if piece is not None:
+            piece.beat()
 
 
 def _fail(job_id: int, code: str, **params: Any) -> str:
     with transaction.atomic():
-        job = ImportJob.objects.select_for_update().defer("text").get(pk=job_id)
+        job = ImportJob.objects.select_for_update().defer("text", "records").get(pk=job_id)
         if job.is_active:
             job.status = ImportJob.Status.FAILED
             job.error_code = code
             job.error_params = params
             job.finished = timezone.now()
-            job.save(update_fields=["status", "error_code", "error_params", "finished", "updated"])
+            job.text = ""
+            job.records = None  # nothing more will be read from them
+            fields = ["status", "error_code", "error_params", "finished", "text", "records"]
+            job.save(update_fields=[*fields, "updated"])
     return ImportJob.Status.FAILED
 
 
 def fail_job(*, job_id: int) -> None:
-    """Mark a job failed after an unexpected error (the worker's last retry)."""
+    """Mark a job failed after an unexpected error (its job's last attempt)."""
     _fail(job_id, "internal")
+
+
+# --- The job of the fair queue (core.jobs) ----------------------------------------------------
+
+
+def import_slice(piece: jobs.Slice) -> jobs.Outcome:
+    """The ``import`` job's work: one slice of :func:`run_job`."""
+    status = run_job(job_id=int(piece.job.subject_id or 0), piece=piece)
+    if status == ImportJob.Status.RUNNING:
+        return jobs.MORE
+    if status == ImportJob.Status.DONE:
+        return jobs.done()
+    return jobs.failed(f"import {status}")
+
+
+def import_failed(job: Job) -> None:
+    """The job gave up (core.jobs: an error or a lost worker, again and again)."""
+    if job.subject_id is not None:
+        fail_job(job_id=job.subject_id)
+
+
+def import_place(job: ImportJob) -> int | None:
+    """The import's place in line while its job waits (None otherwise)."""
+    queued = Job.objects.filter(kind=IMPORT_JOB, subject_id=job.pk).order_by("-pk").first()
+    return jobs.place_in_line(queued) if queued is not None else None
+
+
+def register_jobs() -> None:
+    """Register the import kind of core.jobs (ArchiveConfig.ready)."""
+    from archive import tasks
+
+    jobs.register(
+        jobs.JobKind(
+            name=IMPORT_JOB,
+            task=tasks.run_import_job,
+            work=import_slice,
+            slots_setting="JOBS_IMPORT_SLOTS",
+            per_owner_setting="IMPORT_MAX_ACTIVE_JOBS",
+            backlog_setting="JOBS_IMPORT_BACKLOG",
+            typical_seconds=60.0,
+            on_failed=import_failed,
+            owner_busy=gettext_lazy(
+                "You already have %(count)d imports waiting or running (the limit is "
+                "%(limit)d); try again when one has finished."
+            ),
+            full=gettext_lazy("Too many imports are waiting; try again in %(seconds)d seconds."),
+        )
+    )
 
 
 # --- Without a job (tests, the command line) -------------------------------------------------

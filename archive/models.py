@@ -1,7 +1,8 @@
 """The .agn import as a job (archive.imports), and the content hash of every imported game.
 
 An upload becomes an ``ImportJob`` (its text is kept in the row: web and worker share
-the database, not a file system) that a Celery worker runs in chunks.  Each imported
+the database, not a file system) that a Celery worker runs in chunks, by slices of a job
+of the fair queue (core.jobs, kind ``import``, ``subject_id`` this row's id).  Each imported
 game has an ``ImportedGame`` row whose ``content_hash`` is unique: the same game
 uploaded twice, even by two jobs at once, is stored once.
 """
@@ -29,10 +30,13 @@ class ImportJob(models.Model):
         verbose_name=_("owner"),
     )
     file_name = models.CharField(_("file name"), max_length=200, blank=True)
-    text = models.TextField(_("uploaded text"))
+    text = models.TextField(_("uploaded text"))  # "" once read
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
+    # The file's games as read (archive.imports: what the import needs of each record),
+    # kept from the first slice to the last so that the text is read once; then emptied.
+    records = models.JSONField(_("games as read"), null=True, blank=True)
     # Games in the file (known once the worker has read it) and games handled so far:
     # the next run resumes after `processed` (it is committed with each chunk's games).
     total = models.PositiveIntegerField(_("games in the file"), null=True, blank=True)

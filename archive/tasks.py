@@ -1,4 +1,5 @@
-"""Celery tasks of the archive app: the .agn import jobs and the replay checks of stored games.
+"""Celery tasks of the archive app: the .agn import jobs' slices and the replay checks of
+stored games.
 
 They moved here from ``games.tasks`` and keep their registered names
 (``games.tasks.verify_game``…): messages already queued under those names, and
@@ -13,7 +14,6 @@ import logging
 from typing import Any
 
 from celery import Task, shared_task
-from django.db import OperationalError
 
 logger = logging.getLogger(__name__)
 
@@ -111,55 +111,17 @@ def verify_all_games() -> dict[str, Any]:
     name="archive.tasks.run_import_job",
     bind=True,
     acks_late=True,
-    # Under the broker's visibility timeout (config/settings.py): a running import
-    # is never handed out a second time while it still runs.
-    time_limit=1200,
-    soft_time_limit=1100,
-    max_retries=3,
+    reject_on_worker_lost=True,
+    # A slice is about JOBS_SLICE_SECONDS (at most 120), plus reading a whole file in the
+    # first; far below the broker's visibility timeout.  No retries: a failed slice
+    # counts as an attempt of its job (core.jobs), which waits its turn again.
+    time_limit=300,
+    soft_time_limit=280,
 )
-def run_import_job(self: Task, job_id: int) -> str:
-    """Run or resume one .agn import job (archive.imports.run_job); returns its status.
+def run_import_job(self: Task, job_id: int, slice_number: int) -> str:
+    """One slice of an .agn import job (archive.imports.import_slice), sent by the fair
+    queue (core.jobs) as ``(job id, slice number)``.  Resumable and idempotent: it goes on
+    after the last committed chunk, and a game already stored is reported as such."""
+    from core.jobs import run_slice
 
-    Resumable and idempotent: a redelivered message or a retry after a deadlock goes on
-    after the last committed chunk, and a game already stored is reported as such.
-    """
-    from archive import imports
-
-    try:
-        return imports.run_job(job_id=job_id)
-    except (OperationalError, ConnectionError) as exc:
-        # A deadlock between two jobs storing the same games, a restarted database.
-        if self.request.retries < self.max_retries:
-            raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
-        imports.fail_job(job_id=job_id)
-        raise
-    except Exception:
-        imports.fail_job(job_id=job_id)
-        raise
-
-
-@shared_task(
-    name="archive.tasks.sweep_import_jobs",
-    acks_late=True,
-    # Both limits, always: a soft limit inherited from the settings (100 s) above this
-    # hard one made Celery refuse to send the task at all.
-    time_limit=60,
-    soft_time_limit=50,
-    max_retries=0,
-)
-def sweep_import_jobs(quiet_minutes: int = 10) -> list[int]:
-    """Beat: queue again the import jobs a lost message or a dead worker left waiting
-    (queued or running, unchanged for `quiet_minutes`); resuming is safe."""
-    from django.utils import timezone
-
-    from archive.models import ImportJob
-
-    quiet = timezone.now() - datetime.timedelta(minutes=quiet_minutes)
-    stale = list(
-        ImportJob.objects.filter(status__in=ImportJob.ACTIVE, updated__lt=quiet).values_list(
-            "pk", flat=True
-        )
-    )
-    for job_id in stale:
-        run_import_job.delay(job_id)
-    return stale
+    return run_slice(job_id, slice_number)

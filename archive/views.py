@@ -19,6 +19,7 @@ from django.urls import reverse
 from archive import forms, imports, services
 from archive.models import ImportJob
 from core.errors import DomainError
+from core.jobs import jobs_ahead_text
 from core.requests import SignedInHttpRequest
 from games import errors
 from games.models import Game
@@ -76,7 +77,9 @@ def import_page(request: SignedInHttpRequest) -> HttpResponse:
 @login_required
 def import_job_page(request: SignedInHttpRequest, job_id: int) -> HttpResponse:
     """A job's progress (the page reloads itself while the job runs) and per-game report."""
-    job = get_object_or_404(ImportJob.objects.filter(owner=request.user).defer("text"), pk=job_id)
+    job = get_object_or_404(
+        ImportJob.objects.filter(owner=request.user).defer("text", "records"), pk=job_id
+    )
     entries = [imports.ReportEntry.from_json(item) for item in job.report]
     rows = [(entry, imports.entry_text(entry)) for entry in entries]
     context = {
@@ -84,6 +87,7 @@ def import_job_page(request: SignedInHttpRequest, job_id: int) -> HttpResponse:
         "error": imports.job_error_text(job),
         "rows": rows,
         "refresh_seconds": 2 if job.is_active else None,
+        "place": jobs_ahead_text(imports.import_place(job)) if job.is_active else "",
     }
     return render(request, "archive/import_job.html", context)
 

@@ -52,7 +52,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import api_load  # bench/ is not a package: its sibling, found by the path above
 
 ROOT = api_load.ROOT
-QUEUES = ("interactive", "matches", "tournaments", "email", "imports", "analysis", "maintenance")
+QUEUES = (
+    "interactive", "evaluations", "matches", "tournaments", "email", "imports", "analysis",
+    "maintenance",
+)  # fmt: skip
 
 
 def parse_args() -> argparse.Namespace:

@@ -154,6 +154,11 @@ class BotMatchesView(APIView):
                 ErrorSerializer,
                 description="`too_many_bot_matches`: 3 running matches per user (staff unlimited)",
             ),
+            503: OpenApiResponse(
+                ErrorSerializer,
+                description="`busy`: BOT_MATCH_MAX_RUNNING_TOTAL matches run on the site "
+                "(staff unlimited); see Retry-After",
+            ),
         },
     )
     def post(self, request: SignedInRequest) -> Response:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import datetime
 import logging
+import math
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,8 @@ from accounts.models import Profile
 from bots import errors as bot_errors
 from bots.models import BotMatch, BotMatchGame
 from clocks.errors import TimeExpired
+from core import jobs
+from core.errors import QueueFull
 from engine.players import PLAYER_NAMES, Player, get_player
 from games import errors, services
 from games.models import Color, Game
@@ -278,7 +282,9 @@ def create_bot_match(
 
     Limits: at most ``BOT_MATCH_MAX_GAMES`` games and ``BOT_MAX_SECONDS_PER_TURN``
     seconds per turn; a user may have ``BOT_MATCH_MAX_RUNNING`` running matches
-    (staff, i.e. organisers, are not limited).  The first games start at once.
+    (``TooManyBotMatches``, 429), the site ``BOT_MATCH_MAX_RUNNING_TOTAL`` (core.errors'
+    ``QueueFull``: 503 ``busy`` with Retry-After); staff, i.e. organisers, are not
+    limited.  The first games start at once.
     """
     max_games = setting("BOT_MATCH_MAX_GAMES", 100)
     max_seconds = setting("BOT_MAX_SECONDS_PER_TURN", 10.0)
@@ -308,6 +314,20 @@ def create_bot_match(
                 _("You already have %(count)d bot matches running (the limit is %(limit)d).")
                 % {"count": running.count(), "limit": limit}
             )
+        if not creator.is_staff:
+            # Serialise every user's match starts, so two requests cannot both pass it.
+            jobs.lock("bot-matches")
+            site_limit = setting("BOT_MATCH_MAX_RUNNING_TOTAL", 20)
+            if BotMatch.objects.filter(status=BotMatch.Status.RUNNING).count() >= site_limit:
+                seconds = _match_retry_after()
+                raise QueueFull(
+                    _(
+                        "%(limit)d bot matches are running on the site, the most it runs at "
+                        "once; try again in %(seconds)d seconds."
+                    )
+                    % {"limit": site_limit, "seconds": seconds},
+                    retry_after=seconds,
+                )
         match = BotMatch.objects.create(
             created_by=creator,
             white=white_bot,
@@ -319,6 +339,28 @@ def create_bot_match(
         advance_bot_match(match_id=match.pk)
         watch_bot_match_later(match_id=match.pk)
     return match
+
+
+def _match_retry_after() -> int:
+    """About when a running match ends: a match's usual length (the median of the last 20
+    finished) minus the age of the oldest running one; 10 s at least, an hour at most."""
+    recent = BotMatch.objects.filter(
+        status=BotMatch.Status.FINISHED, finished__isnull=False
+    ).order_by("-finished")[:20]
+    lengths = [
+        (match.finished - match.created).total_seconds()
+        for match in recent
+        if match.finished is not None  # the filter says so; the type cannot
+    ]
+    usual = statistics.median(lengths) if lengths else 600.0
+    oldest = (
+        BotMatch.objects.filter(status=BotMatch.Status.RUNNING)
+        .order_by("created")
+        .values_list("created", flat=True)
+        .first()
+    )
+    age = (timezone.now() - oldest).total_seconds() if oldest is not None else 0.0
+    return int(min(3600, max(10, math.ceil(usual - age))))
 
 
 def watch_bot_match_later(*, match_id: int) -> None:

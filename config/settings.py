@@ -471,18 +471,21 @@ else:
 # One queue per kind of work, each read by workers of its own (dev.py start,
 # docker-compose.yml, docs/reliability.md): a user's bot matches, a tournament's
 # pairing or a big import never wait in front of another user's bot reply.
-#   interactive  a person waits: bot replies and challenge answers, a game's clock expiry,
-#                an analysis-board evaluation
+#   interactive  a person or a bot waits: bot replies and challenge answers, a game's
+#                clock expiry
+#   evaluations  the analysis board's evaluations (short, but anybody may ask for many:
+#                a fair job queue of their own, core.jobs)
 #   matches      bot-against-bot matches (their turns, their advance and watch)
 #   tournaments  pairing and advancing rounds
 #   email        notifications and digests
-#   imports      .agn import jobs (long: minutes for a big file)
-#   analysis     game analyses (long: a job per game)
+#   imports      .agn import jobs (long: minutes for a big file; run by slices, core.jobs)
+#   analysis     game analyses (long: a job per game; run by slices, core.jobs)
 #   maintenance  sweeps, verification, pruning, ratings, and anything not routed
 # Tests prefix every queue with the session's own name, so that two sessions on one
 # broker never take each other's tasks (conftest's worker reads them all).
 TASK_QUEUES = (
-    "interactive", "matches", "tournaments", "email", "imports", "analysis", "maintenance",
+    "interactive", "evaluations", "matches", "tournaments", "email", "imports", "analysis",
+    "maintenance",
 )  # fmt: skip
 _QUEUE_PREFIX = f"{CELERY_TASK_DEFAULT_QUEUE}-" if TESTING else ""
 TASK_QUEUE_NAMES = {queue: _QUEUE_PREFIX + queue for queue in TASK_QUEUES}
@@ -499,9 +502,10 @@ _ROUTES = {
     "notifications.tasks.*": "email",
     "accounts.tasks.*": "email",
     "archive.tasks.run_import_job": "imports",
-    # The analysis board's evaluation is short (30 s at most) and someone waits for it:
-    # never behind a long game analysis.  The explorer's indexing is background work.
-    "analysis.tasks.evaluate_position": "interactive",
+    # The analysis board's evaluation is short (30 s at most), but anybody may ask for
+    # many: never in front of a bot's reply, nor behind a long game analysis.  The
+    # explorer's indexing is background work.
+    "analysis.tasks.evaluate_position": "evaluations",
     "analysis.tasks.index_games": "maintenance",
     "analysis.tasks.index_unindexed_games": "maintenance",
     "analysis.tasks.*": "analysis",
@@ -562,10 +566,11 @@ CELERY_BEAT_SCHEDULE["stream-prune"] = {
     "task": "stream.tasks.prune_events",
     "schedule": 60.0,
 }
-CELERY_BEAT_SCHEDULE["imports-sweep"] = {
-    # Queues again the .agn import jobs a lost message or a dead worker left waiting.
-    "task": "archive.tasks.sweep_import_jobs",
-    "schedule": 300.0,
+CELERY_BEAT_SCHEDULE["jobs-sweep"] = {
+    # The fair job queues (core.jobs: evaluations, analyses, imports): gives back the
+    # slices a dead worker or a lost message left running, starts waiting jobs.
+    "task": "core.tasks.sweep_jobs",
+    "schedule": 60.0,
 }
 # Players one tournament may have (tournaments.services.player_limit): what this machine
 # pairs well inside the pairing task's time limit.  Measured (docs/tournaments.md): a
@@ -578,6 +583,9 @@ IMPORT_MAX_NEW_NAMES = env_int("IMPORT_MAX_NEW_NAMES", 500, minimum=0)
 IMPORT_MAX_ACTIVE_JOBS = env_int("IMPORT_MAX_ACTIVE_JOBS", 2, minimum=1)
 IMPORT_CHUNK_GAMES = env_int("IMPORT_CHUNK_GAMES", 200, minimum=1)
 BOT_MATCH_MAX_RUNNING = env_int("BOT_MATCH_MAX_RUNNING", 3, minimum=1)  # per user; staff unlimited
+# Running bot matches on the whole site (staff's count, but staff are never refused):
+# past it a new match is refused with 503 `busy` and Retry-After.
+BOT_MATCH_MAX_RUNNING_TOTAL = env_int("BOT_MATCH_MAX_RUNNING_TOTAL", 20, minimum=1)
 BOT_MATCH_MAX_GAMES = env_int("BOT_MATCH_MAX_GAMES", 100, minimum=1)
 # Games of one match played at the same time (each is a chain of one task per turn).
 BOT_MATCH_PARALLEL_GAMES = env_int("BOT_MATCH_PARALLEL_GAMES", 4, minimum=1)
@@ -711,6 +719,31 @@ API_THROTTLE_RATES = {
 # the engine's own limit (about an hour of search).
 ANALYSIS_NODES = env_int("ANALYSIS_NODES", 20_000, minimum=1, maximum=_ENGINE_MAX_NODES)
 ANALYSIS_BOARD_NODES = env_int("ANALYSIS_BOARD_NODES", 50_000, minimum=1, maximum=_ENGINE_MAX_NODES)
+
+# --- Fair job queues (core.jobs): evaluations, game analyses, .agn imports --------------
+# Per kind: slots (jobs running at once = messages in the broker: the --concurrency of
+# the kind's queue's workers in docker-compose.yml and dev.py, which a test keeps equal),
+# a cap per user on jobs waiting and running (visitors' evaluations share one), and a cap
+# on the jobs waiting on the whole site.  Past a cap: 429 or 503 `busy` with Retry-After.
+JOBS_EVALUATION_SLOTS = env_int("JOBS_EVALUATION_SLOTS", 2, minimum=1)
+JOBS_EVALUATION_PER_USER = env_int("JOBS_EVALUATION_PER_USER", 2, minimum=1)
+JOBS_EVALUATION_ANONYMOUS = env_int("JOBS_EVALUATION_ANONYMOUS", 4, minimum=0)
+JOBS_EVALUATION_BACKLOG = env_int("JOBS_EVALUATION_BACKLOG", 40, minimum=1)
+JOBS_ANALYSIS_SLOTS = env_int("JOBS_ANALYSIS_SLOTS", 1, minimum=1)
+JOBS_ANALYSIS_PER_USER = env_int("JOBS_ANALYSIS_PER_USER", 3, minimum=1)
+JOBS_ANALYSIS_BACKLOG = env_int("JOBS_ANALYSIS_BACKLOG", 30, minimum=1)
+JOBS_IMPORT_SLOTS = env_int("JOBS_IMPORT_SLOTS", 1, minimum=1)
+# (The import's cap per user is IMPORT_MAX_ACTIVE_JOBS, above.)
+JOBS_IMPORT_BACKLOG = env_int("JOBS_IMPORT_BACKLOG", 20, minimum=1)
+# A long job runs by slices of about this many seconds, then waits its turn again.
+JOBS_SLICE_SECONDS = env_int("JOBS_SLICE_SECONDS", 15, minimum=1)
+if JOBS_SLICE_SECONDS > 120:  # the slice tasks' time limits are 280-300 s
+    raise ImproperlyConfigured(f"JOBS_SLICE_SECONDS={JOBS_SLICE_SECONDS} must be at most 120")
+# A running slice silent this long lost its worker (the sweep gives it back): longer than
+# the longest work between two heartbeats (an evaluation: 30 s at most).
+JOBS_LEASE_SECONDS = env_int("JOBS_LEASE_SECONDS", 120, minimum=1)
+# Finished jobs (an evaluation's result) are kept this long.
+JOBS_KEEP_HOURS = env_int("JOBS_KEEP_HOURS", 24, minimum=1)
 # Each finished game is added to the opening explorer by a job (analysis.receivers).
 # Off in tests unless a test turns it on: the session's real worker would otherwise
 # index every game a test finishes while the next test empties the tables.
@@ -742,6 +775,9 @@ SPECTACULAR_SETTINGS = {
         "PairingSystemEnum": "tournaments.models.PairingSystem",
         "PairingRulesEnum": "tournaments.models.PairingRules",
         "TournamentListStatusEnum": ["upcoming", "running", "finished", "cancelled"],
+        # A game analysis's and an import's states are the same four.
+        "WorkStatusEnum": "archive.models.ImportJob.Status",
+        "EvaluationStatusEnum": ["queued", "done", "failed"],
     },
 }
 

@@ -29,3 +29,20 @@ class InvalidInput(DomainError):
 
     code = "invalid"
     default_message = _("Invalid input.")
+
+
+class Busy(DomainError):
+    """A job refused (core.jobs): its owner's cap, or its kind's backlog, is full.  The
+    ``retry_after`` detail (seconds) becomes the ``Retry-After`` header too."""
+
+    code = "busy"
+    default_message = _("The server is busy; try again later.")
+
+
+class OwnerBusy(Busy):
+    """429: the owner's jobs of this kind waiting or running reach the per-owner cap."""
+
+
+class QueueFull(Busy):
+    """503: the kind's waiting jobs reach its backlog cap (or, for bot matches, the
+    running ones reach the site's cap)."""

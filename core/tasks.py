@@ -1,4 +1,5 @@
-"""The base class of every Celery task of the platform (``config.celery`` sets it).
+"""The base class of every Celery task of the platform (``config.celery`` sets it), and
+the sweep of the fair job queues (core.jobs).
 
 Rules for every task: take ids, never model instances; be idempotent (a redelivered
 message, with acks_late, must do no harm); have a time limit and bounded retries.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import Task
+from celery import Task, shared_task
 from django.db import transaction
 
 
@@ -52,3 +53,20 @@ class AfterCommitTask(Task):
 
     def delay(self, *args: Any, **kwargs: Any) -> Any:
         return self.apply_async(args, kwargs)
+
+
+@shared_task(  # type: ignore[untyped-decorator]  # Celery: no hints
+    name="core.tasks.sweep_jobs",
+    acks_late=True,
+    # Beat sends it every minute: it must end well before the next one and far below
+    # the broker's visibility timeout; both limits explicit (soft below hard).
+    time_limit=50,
+    soft_time_limit=45,
+    max_retries=0,
+)
+def sweep_jobs() -> dict[str, int]:
+    """Beat: give back the job slices whose worker died or whose message was lost, start
+    waiting jobs in free slots, delete old finished jobs (core.jobs.sweep)."""
+    from core import jobs
+
+    return jobs.sweep()

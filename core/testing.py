@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 import pytest
 from django.db import connection
@@ -49,3 +53,58 @@ def at_once(calls: Sequence[Callable[[], T]], timeout: float = 60.0) -> list[T]:
         thread.join(timeout)
     assert not failures, failures
     return results
+
+
+@dataclass(frozen=True)
+class QueueFamily:
+    """Task queues of a test's own: config/settings.py's queues named after ``name``
+    (``<name>`` for maintenance, ``<name>-<queue>`` for the others), which only workers
+    started with ``env`` read.  A worker sends the tasks it queues (a job's next slice)
+    by its own settings, so both sides must name the same family."""
+
+    name: str
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"ADAPTOID_TEST_QUEUE": self.name}
+
+    def queue(self, kind: str) -> str:
+        return self.name if kind == "maintenance" else f"{self.name}-{kind}"
+
+
+def _set_routes(routes: Any) -> None:
+    from celery import current_app as app  # the project's (config.celery), set as current
+
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)  # a cached_property: rebuilt from the routes
+
+
+@contextmanager
+def queue_family(prefix: str = "family") -> Iterator[QueueFamily]:
+    """Route this process's tasks to a new :class:`QueueFamily` (as config/settings.py
+    routes them, each to the family's queue of its kind); on leaving, route them back and
+    delete the family's queues."""
+    import kombu
+    from celery import current_app as app  # the project's (config.celery), set as current
+    from django.conf import settings
+    from kombu.exceptions import OperationalError
+
+    family = QueueFamily(f"{prefix}-{uuid.uuid4().hex[:8]}")
+    session = settings.CELERY_TASK_DEFAULT_QUEUE
+    previous = app.conf.task_routes
+    _set_routes(
+        {
+            pattern: {"queue": family.name + route["queue"].removeprefix(session)}
+            for pattern, route in settings.CELERY_TASK_ROUTES.items()
+        }
+    )
+    try:
+        yield family
+    finally:
+        _set_routes(previous)
+        with contextlib.suppress(OperationalError, OSError), app.connection_for_write() as conn:
+            for kind in settings.TASK_QUEUES:
+                queue = cast(Any, kombu).Queue(family.queue(kind))(conn.default_channel)
+                queue.declare()
+                queue.delete()

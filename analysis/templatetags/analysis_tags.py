@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from analysis import services
 from analysis.graph import evaluation_svg
 from analysis.models import GameAnalysis
+from core import jobs
 
 register = template.Library()
 
@@ -27,21 +28,25 @@ def game_analysis(context: Any, game: Any, view_ply: int | None = None) -> dict[
     request = context.get("request")
     user = getattr(request, "user", None)
     analysis = GameAnalysis.objects.filter(game=game).first()
+    failed = analysis is not None and analysis.status == GameAnalysis.Status.FAILED
     panel: dict[str, Any] = {
         "game": game,
-        "analysis": analysis,
+        "analysis": None if failed else analysis,
         "can_request": (
-            analysis is None
+            (analysis is None or failed)
             and game.status == "finished"
             and bool(game.start_position)
             and bool(user and user.is_authenticated)
         ),
+        "failed": str(services.ANALYSIS_FAILED) if failed else "",
         "csrf_token": context.get("csrf_token"),
     }
-    if analysis is None:
+    if analysis is None or failed:
         return panel
     if analysis.status != GameAnalysis.Status.DONE:
         panel["progress"] = int(services.progress(analysis) * 100)
+        job = services.analysis_job(analysis)
+        panel["place"] = jobs.jobs_ahead_text(jobs.place_in_line(job) if job else None)
         return panel
     entries = services.turn_entries(analysis)
     start = analysis.rows.filter(ply=0).values_list("expected", flat=True).first()

@@ -35,11 +35,12 @@ def test_request_queues_one_job_and_a_second_request_gets_the_same(alice, bob, s
     game, _ply = blunder_game(alice.user, bob.user)
     first = stranger.client.post(_url(game.pk))
     assert first.status_code == 202
-    assert first.json() == {"status": "queued", "progress": 0.0}
+    # Sent to the worker at once (a free slot): no place in line.
+    assert first.json() == {"status": "queued", "progress": 0.0, "place_in_line": None}
     again = bob.client.post(_url(game.pk))
     assert again.status_code == 202 and again.json() == first.json()
     assert GameAnalysis.objects.filter(game=game).count() == 1
-    assert alice.client.get(_url(game.pk)).json() == {"status": "queued", "progress": 0.0}
+    assert alice.client.get(_url(game.pk)).json() == first.json()
 
 
 def test_anonymous_cannot_request_and_an_ongoing_game_is_refused(api, alice, bob) -> None:
@@ -111,6 +112,7 @@ def test_a_job_run_again_keeps_the_stored_positions_and_analyses_the_rest(alice,
     assert alice.client.get(_url(game.pk)).json() == {
         "status": "running",
         "progress": round(3 / (game.ply + 1), 3),
+        "place_in_line": None,
     }
 
     assert services.run_analysis(analysis.pk) == game.ply + 1 - 3  # only the rest

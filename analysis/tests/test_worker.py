@@ -4,7 +4,6 @@ worker killed in the middle of an analysis (the job resumes, earlier positions k
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,8 +13,7 @@ from django.conf import settings
 from analysis import explorer
 from analysis.models import AnalysedPosition, ExplorerPosition, GameAnalysis
 from analysis.tests.helpers import NODES, blunder_game
-from config.celery import app as celery_app
-from core.testing import wait_for
+from core.testing import QueueFamily, queue_family, wait_for
 from engine import Position
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -49,35 +47,24 @@ def test_an_analysis_requested_through_the_api_is_done_by_the_worker(
     assert alice.client.post(_url(game.pk)).status_code == 200  # done: the same job
 
 
-def _route_analysis_tasks(routes: Any) -> None:
-    celery_app.conf.task_routes = routes
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # a cached_property: rebuilt from the routes
-
-
 @pytest.fixture
-def own_queue() -> Iterator[str]:
-    """Route the analysis tasks to a queue only this test's workers read."""
+def own_queue() -> Iterator[QueueFamily]:
+    """Route the tasks to queues only this test's workers read."""
     if not settings.CELERY_BROKER_URL.startswith("redis"):
         pytest.skip("redelivery after a crash needs the Redis broker (CI runs it)")
-    queue = f"analysis-crash-{uuid.uuid4().hex[:8]}"
-    previous = celery_app.conf.task_routes
-    _route_analysis_tasks({"analysis.tasks.*": {"queue": queue}})
-    try:
-        yield queue
-    finally:
-        _route_analysis_tasks(previous)
+    with queue_family("analysis-crash") as family:
+        yield family
 
 
 def test_a_worker_killed_mid_analysis_leaves_a_job_that_resumes(
-    celery_workers: Any, own_queue: str, settings: Any, alice: Any, bob: Any
+    celery_workers: Any, own_queue: QueueFamily, settings: Any, alice: Any, bob: Any
 ) -> None:
     settings.ANALYSIS_NODES = NODES
     game, _ply = blunder_game(alice.user, bob.user)
     # A bigger budget for this job only, so that it runs long enough to be killed in.
-    env = {"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_SECONDS)}
+    env = {**own_queue.env, "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_SECONDS)}
     settings.ANALYSIS_NODES = 150_000
-    first = celery_workers(queues=own_queue, env=env)
+    first = celery_workers(queues=own_queue.queue("analysis"), env=env)
     assert alice.client.post(_url(game.pk)).status_code == 202
     analysis = GameAnalysis.objects.get(game=game)
 
@@ -88,7 +75,7 @@ def test_a_worker_killed_mid_analysis_leaves_a_job_that_resumes(
     assert GameAnalysis.objects.get(pk=analysis.pk).status == "running"
 
     time.sleep(VISIBILITY_SECONDS + 1)
-    second = celery_workers(queues=own_queue, purge=False, env=env)
+    second = celery_workers(queues=own_queue.queue("analysis"), purge=False, env=env)
     wait_for(
         lambda: GameAnalysis.objects.filter(pk=analysis.pk, status="done").exists(),
         second,

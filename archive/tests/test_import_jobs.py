@@ -4,7 +4,7 @@ resumed without duplicates, limits per user and per file (issue #14.2, #15)."""
 
 from __future__ import annotations
 
-import uuid
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,18 +14,17 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 from django.utils import translation
-from kombu import Queue
 
 from accounts.models import Profile
 from archive import imports
 from archive.models import ImportedGame, ImportJob
-from archive.tasks import sweep_import_jobs
 from archive.tests.agn_files import distinct_games
-from config.celery import app as celery_app
-from core.testing import wait_for
+from core import jobs as core_jobs
+from core.testing import QueueFamily, queue_family, wait_for
 from games.models import Game, Turn
 
 User = get_user_model()
+LEASE_SECONDS = 3
 
 BAD_TURN = """[White "Cleo"]
 [Black "Dan"]
@@ -137,7 +136,7 @@ def test_a_third_waiting_import_of_one_user_gets_429_with_retry_after(alice: Any
     assert _upload(alice, text).status_code == 202
     assert _upload(alice, text).status_code == 202
     third = _upload(alice, text)
-    assert third.status_code == 429 and third.json()["code"] == "too_many_imports"
+    assert third.status_code == 429 and third.json()["code"] == "busy"
     assert int(third["Retry-After"]) > 0
     assert _upload(bob, text).status_code == 202  # a limit per user
     assert ImportJob.objects.filter(owner=alice.user).count() == 2
@@ -195,24 +194,11 @@ def test_a_file_naming_too_many_new_players_creates_no_account(alice: Any, setti
 
 
 @pytest.fixture
-def import_queue() -> Iterator[str]:
-    """Route the import jobs to a queue only this test's workers read."""
-    queue = f"imports-{uuid.uuid4().hex[:8]}"
-    previous = celery_app.conf.task_routes
-    # First: the routes are tried in order, and the last one takes every task.
-    _set_routes({"archive.tasks.run_import_job": {"queue": queue}, **previous})
-    try:
-        yield queue
-    finally:
-        _set_routes(previous)
-        with celery_app.connection_for_write() as conn:
-            Queue(queue)(conn.default_channel).delete()
-
-
-def _set_routes(routes: Any) -> None:
-    celery_app.conf.task_routes = routes
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # a cached_property: rebuilt from the routes
+def import_queue() -> Iterator[QueueFamily]:
+    """Route the tasks to queues only this test's workers read (a worker sends a job's
+    next slice to its own family's queue)."""
+    with queue_family("imports") as family:
+        yield family
 
 
 def _on_postgresql() -> None:
@@ -223,11 +209,12 @@ def _on_postgresql() -> None:
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_two_jobs_of_one_file_at_once_store_each_game_once(
-    celery_workers: Any, import_queue: str, alice: Any, bob: Any
+    celery_workers: Any, import_queue: QueueFamily, alice: Any, bob: Any, settings: Any
 ) -> None:
     _on_postgresql()
-    env = {"IMPORT_CHUNK_GAMES": "5"}
-    workers = [celery_workers(queues=import_queue, env=env) for _ in range(2)]
+    settings.JOBS_IMPORT_SLOTS = 2  # two at once (the workers pump with the same number)
+    env = {**import_queue.env, "IMPORT_CHUNK_GAMES": "5", "JOBS_IMPORT_SLOTS": "2"}
+    workers = [celery_workers(queues=import_queue.queue("imports"), env=env) for _ in range(2)]
     text = distinct_games(150, seed=3)
     jobs = [_upload(player, text).json()["id"] for player in (alice, bob)]
     done = [wait_for(lambda job_id=job_id: _finished(job_id), workers[0]) for job_id in jobs]
@@ -246,19 +233,22 @@ def test_two_jobs_of_one_file_at_once_store_each_game_once(
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_in_the_middle_of_an_import_is_resumed_without_duplicates(
-    celery_workers: Any, import_queue: str, alice: Any
+    celery_workers: Any, import_queue: QueueFamily, alice: Any, settings: Any
 ) -> None:
-    env = {"IMPORT_CHUNK_GAMES": "10"}
-    first = celery_workers(queues=import_queue, env=env)
+    settings.JOBS_LEASE_SECONDS = LEASE_SECONDS  # the sweep below runs here
+    env = {**import_queue.env, "IMPORT_CHUNK_GAMES": "10", "JOBS_LEASE_SECONDS": "3"}
+    first = celery_workers(queues=import_queue.queue("imports"), env=env)
     job_id = _upload(alice, distinct_games(800, seed=5)).json()["id"]
     wait_for(lambda: ImportJob.objects.get(pk=job_id).processed >= 30, first)
     first.kill()  # SIGKILL in the middle of a chunk: that chunk's transaction rolls back
     job = ImportJob.objects.get(pk=job_id)
     assert job.status == "running" and 30 <= job.processed < 800, "finished before the kill"
     assert Game.objects.filter(imported=True).count() == job.processed  # chunks are whole
-    # The sweep (beat) queues the quiet job again; a new worker resumes after the last chunk.
-    assert sweep_import_jobs(quiet_minutes=0) == [job_id]
-    second = celery_workers(queues=import_queue, env=env, purge=False)
+    # The sweep (beat) gives the silent job's slice back and sends it again; a new worker
+    # resumes after the last chunk.
+    time.sleep(LEASE_SECONDS + 1)
+    assert core_jobs.sweep()["lost"] == 1
+    second = celery_workers(queues=import_queue.queue("imports"), env=env, purge=False)
     job = wait_for(lambda: _finished(job_id), second, timeout=120)
     assert (job.status, job.processed, job.stored, job.duplicates) == ("done", 800, 800, 0)
     assert [entry["game"] for entry in job.report] == list(range(1, 801))

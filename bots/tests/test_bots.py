@@ -228,6 +228,37 @@ def test_a_user_may_run_three_bot_matches_at_once_staff_more(
     assert _match(alice, games=1).status_code == 201
 
 
+def test_past_the_sites_running_matches_a_new_one_gets_503_busy_with_retry_after(
+    make_player: Any, random_bot: Any, second_bot: Any, settings: Any, client: Any
+) -> None:
+    """#28: bot matches are bulk work on the `matches` queue: a cap on the whole site."""
+    settings.BOT_MATCH_MAX_RUNNING_TOTAL = 2
+    first, second, third = (make_player(name) for name in ("m1", "m2", "m3"))
+    assert _match(first, games=1).status_code == 201
+    assert _match(second, games=1).status_code == 201
+    refused = _match(third, games=1)
+    assert refused.status_code == 503, refused.json()
+    assert (
+        refused.json()["code"] == "busy" and "2 bot matches are running" in refused.json()["error"]
+    )
+    assert int(refused["Retry-After"]) >= 10
+    # The web form says it too (no 500).
+    client.force_login(third.user)
+    page = client.post(
+        "/bot-matches/new/",
+        {"white": "random-bot", "black": "random-bot-2", "games": 1, "seconds_per_turn": 0.1},
+    )
+    assert page.status_code == 200 and "2 bot matches are running" in page.content.decode()
+    # Staff (organisers) are not refused; finished matches make room.
+    third.user.is_staff = True
+    third.user.save()
+    assert _match(third, games=1).status_code == 201
+    BotMatch.objects.filter(created_by__in=[first.user, third.user]).update(
+        status=BotMatch.Status.FINISHED
+    )
+    assert _match(second, games=1).status_code == 201
+
+
 def test_starting_a_bot_match_needs_a_login_and_unknown_matches_are_404(api: Any) -> None:
     assert api.post("/api/v1/bot-matches", {}, format="json").status_code == 401
     assert api.get("/api/v1/bot-matches/12345").json()["code"] == "not_found"

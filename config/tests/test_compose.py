@@ -101,3 +101,35 @@ def test_dev_py_starts_a_worker_per_queue_too() -> None:
     import dev
 
     assert sorted(dev.WORKER_QUEUES) == sorted(settings.TASK_QUEUES)
+
+
+# The job queues (core.jobs): each kind's slots are its worker's processes.
+JOB_QUEUES = {
+    "evaluation": ("evaluations", "JOBS_EVALUATION_SLOTS"),
+    "analysis": ("analysis", "JOBS_ANALYSIS_SLOTS"),
+    "import": ("imports", "JOBS_IMPORT_SLOTS"),
+}
+
+
+def _env_example() -> dict[str, str]:
+    lines = (ROOT / "platform" / "env.example").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def test_each_job_queues_worker_runs_as_many_processes_as_its_kind_has_slots() -> None:
+    """A slot is a message the fair queue lets into the broker: fewer processes than
+    slots and jobs would wait in the broker, out of the fair order; more, and they idle."""
+    from django.conf import settings
+
+    import dev
+    from config.celery import app
+    from core import jobs
+
+    shipped = _env_example()
+    for kind, (queue, setting) in JOB_QUEUES.items():
+        command = " ".join(SERVICES[f"worker-{queue}"]["command"])
+        processes = int(command.split("--concurrency=")[1].split()[0])
+        assert processes == int(shipped[setting]) == getattr(settings, setting), kind
+        assert dev.WORKER_QUEUES[queue] == processes, kind
+        task = jobs.get_kind(kind).task.name
+        assert app.amqp.router.route({}, task)["queue"].name == settings.TASK_QUEUE_NAMES[queue]

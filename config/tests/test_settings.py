@@ -175,6 +175,10 @@ def test_mail_settings_from_the_environment() -> None:
         ("STREAM_MAX_TOTAL", "0", "STREAM_MAX_TOTAL=0 must be at least 1"),
         # The default total (90) leaves the pages' streams nothing.
         ("STREAM_RESERVED_FOR_BOTS", "90", "must be below STREAM_MAX_TOTAL=90"),
+        ("JOBS_EVALUATION_SLOTS", "0", "must be at least 1"),
+        ("JOBS_ANALYSIS_BACKLOG", "lots", "not an integer"),
+        ("JOBS_SLICE_SECONDS", "600", "must be at most 120"),
+        ("BOT_MATCH_MAX_RUNNING_TOTAL", "0", "must be at least 1"),
     ],
 )
 def test_bad_values_are_refused_at_startup(variable: str, value: str, message: str) -> None:

@@ -28,8 +28,10 @@ _ERROR_DESCRIPTIONS = {
     404: "No such object (`not_found`)",
     409: "The state does not allow it",
     422: "The engine refuses the turn (`illegal_turn`, with its reason)",
-    429: "Too many requests (`throttled`); see the Retry-After header",
-    503: "Busy (`busy`): the service is full for now; see the Retry-After header",
+    429: "Too many requests (`throttled`), or too many jobs of yours (`busy`); see the "
+    "Retry-After header",
+    503: "Busy (`busy`): the service is full for now, or too many jobs of this kind wait on "
+    "the site; see the Retry-After header",
 }
 
 

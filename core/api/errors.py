@@ -18,10 +18,14 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from core.errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput, OwnerBusy, QueueFull
 from engine import IllegalTurnError, InvalidPositionError, InvalidTurnError
 
-_DOMAIN_STATUS: dict[type[DomainError], int] = {InvalidInput: status.HTTP_400_BAD_REQUEST}
+_DOMAIN_STATUS: dict[type[DomainError], int] = {
+    InvalidInput: status.HTTP_400_BAD_REQUEST,
+    OwnerBusy: status.HTTP_429_TOO_MANY_REQUESTS,
+    QueueFull: status.HTTP_503_SERVICE_UNAVAILABLE,
+}
 
 # Engine errors: checked most specific first (an illegal turn may subclass an invalid one).
 ENGINE_ERRORS: list[tuple[type[Exception], int, str]] = [
@@ -66,9 +70,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response = Response(body, status=status_for(exc))
         if response.status_code == status.HTTP_401_UNAUTHORIZED:
             response["WWW-Authenticate"] = 'Bearer realm="api"'  # required with a 401
-        if (
-            response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
-            and "retry_after" in exc.details
+        if "retry_after" in exc.details and response.status_code in (
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            status.HTTP_503_SERVICE_UNAVAILABLE,
         ):
             response["Retry-After"] = str(exc.details["retry_after"])
         return response

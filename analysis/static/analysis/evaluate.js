@@ -1,5 +1,6 @@
 // The analysis board's "Evaluate" button: a short engine job (POST /api/v1/evaluations),
-// polled by its id until done; shows White's expected score, the best turn and line.
+// polled by its id until done; shows White's expected score, the best turn and line, the
+// place in line while the job waits, and the server's message when it is busy (429/503).
 (function () {
   "use strict";
   var button = document.getElementById("evaluate-button");
@@ -13,14 +14,25 @@
         body.pv.join(" ") : "");
     button.disabled = false;
   }
-  function fail() { out.textContent = text("failed"); button.disabled = false; }
+  function fail(message) {
+    out.textContent = typeof message === "string" && message ? message : text("failed");
+    button.disabled = false;
+  }
+  function waiting(place) {
+    if (place === null || place === undefined) { out.textContent = text("waiting"); }
+    else if (place <= 1) { out.textContent = text("next"); }
+    else { out.textContent = text("ahead").replace("{}", String(place - 1)); }
+  }
   function poll(id, tries) {
     fetch(api + "/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
       .then(function (response) { return response.json(); })
       .then(function (body) {
         if (body.status === "done") { show(body); }
-        else if (body.status === "failed" || tries > 120) { fail(); }
-        else { window.setTimeout(function () { poll(id, tries + 1); }, 500); }
+        else if (body.status === "failed" || tries > 600) { fail(); }
+        else {
+          waiting(body.place_in_line);
+          window.setTimeout(function () { poll(id, tries + 1); }, 500);
+        }
       })
       .catch(fail);
   }
@@ -33,7 +45,10 @@
       body: JSON.stringify({ position: button.getAttribute("data-position") })
     })
       .then(function (response) { return response.json(); })
-      .then(function (body) { if (body.id) { poll(body.id, 0); } else { fail(); } })
+      .then(function (body) {
+        if (body.id) { waiting(body.place_in_line); poll(body.id, 0); }
+        else { fail(body.error); }  // busy (429/503), throttled, a bad position
+      })
       .catch(fail);
   });
 })();
