@@ -597,6 +597,8 @@ def main() -> int:
     from django.core.cache import cache
 
     cache.clear()  # stream slots and lockouts left by an earlier run
+    from dev import WORKER_QUEUES  # a worker per queue, as `dev.py start` runs them
+
     queues = list(settings.TASK_QUEUES)
 
     processes: list[subprocess.Popen[bytes]] = []
@@ -626,7 +628,7 @@ def main() -> int:
                         "worker",
                         "-Q",
                         queue,
-                        "--concurrency=1",
+                        f"--concurrency={WORKER_QUEUES.get(queue, 1)}",
                         "--loglevel=WARNING",
                         "--hostname",
                         f"public-day-{queue}@%h",
