@@ -155,11 +155,21 @@ def address(block: int, index: int) -> str:
     return f"127.0.{block}.{index}"
 
 
+class Tally(soak.Tally):
+    def server_errors(self) -> int:
+        """The 5xx and unanswered requests, but the busy refusals (503 with Retry-After)."""
+        return sum(
+            n
+            for (_kind, status), n in self.counts.items()
+            if not status.startswith(("2", "3", "4", "busy"))
+        )
+
+
 @dataclass
 class Figures:
     """Measured waits (seconds) per figure, and the statuses per kind of request."""
 
-    tally: soak.Tally = field(default_factory=soak.Tally)
+    tally: Tally = field(default_factory=Tally)
     waits: dict[str, list[float]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -254,7 +264,7 @@ def evaluator(port: int, source: str, token: str | None, stop: float, figures: F
             figures.tally.add(kind, "no answer", exc)
             caller = Caller(port, source, token)
             continue
-        figures.tally.add(kind, status, answer)
+        figures.tally.add(kind, refusal(status, headers.get("retry-after")), answer)
         if status in (429, 503):
             if not headers.get("retry-after"):
                 figures.tally.add(kind, f"{status} without Retry-After")
@@ -277,7 +287,7 @@ def analyst(
             figures.tally.add("analysis", "no answer", exc)
             caller = Caller(port, source, token)
             continue
-        figures.tally.add("analysis", status, answer)
+        figures.tally.add("analysis", refusal(status, headers.get("retry-after")), answer)
         if status in (200, 202):
             waiting.pop(0)
         elif status in (429, 503):
@@ -293,7 +303,7 @@ def victim_analysis(port: int, token: str, game_id: int, stop: float, figures: F
     started = None
     while time.monotonic() < stop + 120:
         status, headers, answer = caller.json("POST", f"/api/v1/games/{game_id}/analysis")
-        figures.tally.add("victim-analysis", status, answer)
+        figures.tally.add("victim-analysis", refusal(status, headers.get("retry-after")), answer)
         if status in (200, 202):
             break
         time.sleep(min(5.0, retry_after(headers)))
@@ -350,7 +360,7 @@ def importer(
                 figures.tally.add("import", "no answer", exc)
                 caller = Caller(port, source, token)
                 continue
-            figures.tally.add("import", status, answer)
+            figures.tally.add("import", refusal(status, headers.get("retry-after")), answer)
             if status == 202:
                 break
             time.sleep(min(5.0, retry_after(headers)))
@@ -361,7 +371,7 @@ def victim_import(port: int, token: str, data: bytes, stop: float, figures: Figu
     sent = time.monotonic()
     while time.monotonic() < stop + 120:
         status, headers, job = upload(caller, "mine.agn", data)
-        figures.tally.add("victim-import", status, job)
+        figures.tally.add("victim-import", refusal(status, headers.get("retry-after")), job)
         if status == 202:
             break
         time.sleep(min(5.0, retry_after(headers)))
@@ -392,7 +402,7 @@ def hold_stream(
         try:
             conn.request("GET", path, headers=auth())
             answer = conn.getresponse()
-            figures.tally.add(kind, answer.status)
+            figures.tally.add(kind, refusal(answer.status, answer.getheader("Retry-After")))
             if answer.status == 200:
                 while time.monotonic() < stop:
                     if not answer.readline():
@@ -406,6 +416,12 @@ def hold_stream(
                 time.sleep(1)
         finally:
             conn.close()
+
+
+def refusal(status: int, retry_after: str | None) -> int | str:
+    """A 503 with Retry-After is the stream service saying "busy" (a refusal it was
+    built to give, at once): counted apart from the 5xx that are failures."""
+    return "busy 503" if status == 503 and retry_after else status
 
 
 def fresh_bot_streams(port: int, tokens: list[str], stop: float, figures: Figures) -> None:
@@ -424,7 +440,9 @@ def fresh_bot_streams(port: int, tokens: list[str], stop: float, figures: Figure
             )
             answer = conn.getresponse()
             figures.wait("fresh bot stream: status line", time.monotonic() - sent)
-            figures.tally.add("fresh-bot-stream", answer.status)
+            figures.tally.add(
+                "fresh-bot-stream", refusal(answer.status, answer.getheader("Retry-After"))
+            )
         except (OSError, http.client.HTTPException) as exc:
             figures.tally.add("fresh-bot-stream", "no answer", exc)
         finally:
@@ -514,6 +532,11 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> Cast:
     for name in names:
         users[name] = account_services.register_account(username=f"pd-{name}", password=PASSWORD)
         tokens[name] = account_services.create_token(user=users[name])
+    from bots.services import become_bot
+
+    for name in names:
+        if name.startswith("freshbot"):
+            become_bot(user=users[name])  # a bot author's new bot (POST /api/v1/me/bot)
     rng = random.Random(3)
     victim_game = finished_game(users["victim"], users["stranger"], 10, rng)
     analyst_games = {
@@ -593,10 +616,15 @@ def main() -> int:
     )
     print(f"preparing on {args.database_url} (run files in {run})")
     cast = prepare(args, env)
+    # The bench's own Redis databases, broker and cache: an earlier run's messages (sent
+    # to workers it stopped) and its stream slots and lockouts would be this run's load.
+    import redis
     from django.conf import settings
     from django.core.cache import cache
 
-    cache.clear()  # stream slots and lockouts left by an earlier run
+    for url in (args.redis_url, settings.CACHES["default"]["LOCATION"]):
+        redis.Redis.from_url(url).flushdb()
+    cache.clear()
     from dev import WORKER_QUEUES  # a worker per queue, as `dev.py start` runs them
 
     queues = list(settings.TASK_QUEUES)

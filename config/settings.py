@@ -736,7 +736,9 @@ JOBS_IMPORT_SLOTS = env_int("JOBS_IMPORT_SLOTS", 1, minimum=1)
 # (The import's cap per user is IMPORT_MAX_ACTIVE_JOBS, above.)
 JOBS_IMPORT_BACKLOG = env_int("JOBS_IMPORT_BACKLOG", 20, minimum=1)
 # A long job runs by slices of about this many seconds, then waits its turn again.
-JOBS_SLICE_SECONDS = env_int("JOBS_SLICE_SECONDS", 15, minimum=1)
+# 5 s: with slices this short a newcomer waits at most one slice per user with jobs
+# running (9 such users: under a minute, bench/public_day.py).
+JOBS_SLICE_SECONDS = env_int("JOBS_SLICE_SECONDS", 5, minimum=1)
 if JOBS_SLICE_SECONDS > 120:  # the slice tasks' time limits are 280-300 s
     raise ImproperlyConfigured(f"JOBS_SLICE_SECONDS={JOBS_SLICE_SECONDS} must be at most 120")
 # A running slice silent this long lost its worker (the sweep gives it back): longer than
