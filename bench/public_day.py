@@ -39,6 +39,8 @@ import argparse
 import contextlib
 import http.client
 import json
+import multiprocessing
+import multiprocessing.process
 import os
 import random
 import re
@@ -601,6 +603,30 @@ def report(figures: Figures) -> bool:
     return ok
 
 
+def run_threads(jobs: list[Callable[[Figures], None]], figures: Figures, stop: float) -> None:
+    threads = [threading.Thread(target=job, args=(figures,), daemon=True) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=max(1.0, stop + 200 - time.monotonic()))
+
+
+def in_process(
+    jobs: list[Callable[[Figures], None]], stop: float
+) -> tuple[multiprocessing.process.BaseProcess, Any]:
+    """Run `jobs` as threads of a forked process; its tallies come back through a pipe."""
+    receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
+
+    def run() -> None:
+        figures = Figures()
+        run_threads(jobs, figures, stop)
+        send.send((dict(figures.tally.counts), figures.tally.samples, figures.waits))
+
+    child = multiprocessing.get_context("fork").Process(target=run, daemon=True)
+    child.start()
+    return child, receive
+
+
 def main() -> int:
     args = parse_args()
     sys.setswitchinterval(0.0005)
@@ -679,82 +705,95 @@ def main() -> int:
         )
         stop = time.monotonic() + args.seconds
         tokens = cast.tokens
-        threads: list[threading.Thread] = []
+        # The callers, in groups: each flood group runs in a process of its own, so that
+        # hundreds of client threads never hold the measuring threads' interpreter lock.
+        Job = Callable[[Figures], None]
+        measuring: list[Job] = []
+        turns: list[Job] = []
+        jobs_flood: list[Job] = []
+        streams: list[list[Job]] = [[], []]
 
-        def later(delay: float, target: Callable[..., None], *call: Any) -> None:
-            def run_later() -> None:
+        def later(delay: float, job: Job) -> Job:
+            def run_later(figures: Figures) -> None:
                 time.sleep(delay)
-                target(*call)
+                job(figures)
 
-            threads.append(threading.Thread(target=run_later))
+            return run_later
 
         for index, client in enumerate(cast.clients):
-            threads.append(
-                threading.Thread(
-                    target=soak.play_turns, args=(port, client, stop, index, figures.tally)
+            turns.append(
+                lambda f, client=client, index=index: soak.play_turns(
+                    port, client, stop, index, f.tally
                 )
             )
-        threads.append(threading.Thread(target=bot_fan, args=(port, tokens["fan"], stop, figures)))
+        measuring.append(lambda f: bot_fan(port, tokens["fan"], stop, f))
         for i in range(3):
-            threads.append(threading.Thread(
-                target=evaluator, args=(port, address(5, i + 1), tokens[f"evaluator{i}"], stop, figures)
-            ))  # fmt: skip
-            threads.append(threading.Thread(
-                target=evaluator, args=(port, address(5, i + 11), None, stop, figures)
-            ))  # fmt: skip
+            token = tokens[f"evaluator{i}"]
+            jobs_flood.append(
+                lambda f, i=i, token=token: evaluator(port, address(5, i + 1), token, stop, f)
+            )
+            jobs_flood.append(lambda f, i=i: evaluator(port, address(5, i + 11), None, stop, f))
         for i in range(9):
             name = f"analyst{i}"
-            threads.append(threading.Thread(
-                target=analyst,
-                args=(port, address(6, i + 1), tokens[name], cast.analyst_games[name], stop, figures),
-            ))  # fmt: skip
+            jobs_flood.append(
+                lambda f, i=i, name=name: analyst(
+                    port, address(6, i + 1), tokens[name], cast.analyst_games[name], stop, f
+                )
+            )
         for i in range(3):
-            threads.append(threading.Thread(
-                target=importer,
-                args=(port, address(7, i + 1), tokens[f"importer{i}"], cast.big_files[2 * i : 2 * i + 2],
-                      stop, figures),
-            ))  # fmt: skip
+            files = cast.big_files[2 * i : 2 * i + 2]
+            jobs_flood.append(
+                lambda f, i=i, files=files: importer(
+                    port, address(7, i + 1), tokens[f"importer{i}"], files, stop, f
+                )
+            )
+        for _ in range(3):
+            jobs_flood.append(lambda f: stranger(port, "pd-victim", stop, f))
         for i in range(36):
             source = address(8, i // 2 + 1)  # two accounts per address
             token = tokens[f"streamer{i}"]
+            group = streams[i % 2]
             for _ in range(5):
-                threads.append(threading.Thread(
-                    target=hold_stream,
-                    args=(port, source, "/api/v1/stream/events",
-                          lambda token=token: {"Authorization": f"Bearer {token}"}, stop,
-                          "stream", figures),
-                ))  # fmt: skip
+                group.append(
+                    lambda f, source=source, token=token: hold_stream(
+                        port, source, "/api/v1/stream/events",
+                        lambda: {"Authorization": f"Bearer {token}"}, stop, "stream", f,
+                    )
+                )  # fmt: skip
             web = Caller(port, source)
             if web.log_in(f"pd-streamer{i}"):
                 cookie = f"sessionid={web.cookies['sessionid']}"
                 for _ in range(5):
-                    threads.append(threading.Thread(
-                        target=hold_stream,
-                        args=(port, source, "/api/v1/stream/page-events",
-                              lambda cookie=cookie: {"Cookie": cookie}, stop, "page-stream",
-                              figures),
-                    ))  # fmt: skip
+                    group.append(
+                        lambda f, source=source, cookie=cookie: hold_stream(
+                            port, source, "/api/v1/stream/page-events",
+                            lambda: {"Cookie": cookie}, stop, "page-stream", f,
+                        )
+                    )  # fmt: skip
             else:
                 figures.tally.add("web-log-in", f"failed {getattr(web, 'last_status', '?')}")
         fresh = [tokens[name] for name in tokens if name.startswith("freshbot")]
-        threads.append(
-            threading.Thread(target=fresh_bot_streams, args=(port, fresh, stop, figures))
+        measuring.append(lambda f: fresh_bot_streams(port, fresh, stop, f))
+        measuring.append(lambda f: victim_log_ins(port, "pd-victim", stop, f))
+        measuring.append(
+            later(10, lambda f: victim_analysis(port, tokens["victim"], cast.victim_game, stop, f))
         )
-        for _ in range(3):
-            threads.append(
-                threading.Thread(target=stranger, args=(port, "pd-victim", stop, figures))
-            )
-        threads.append(
-            threading.Thread(target=victim_log_ins, args=(port, "pd-victim", stop, figures))
+        measuring.append(
+            later(15, lambda f: victim_import(port, tokens["victim"], cast.small_file, stop, f))
         )
-        later(10, victim_analysis, port, tokens["victim"], cast.victim_game, stop, figures)
-        later(15, victim_import, port, tokens["victim"], cast.small_file, stop, figures)
         figures.tally.began = time.monotonic()
-        for thread in threads:
-            thread.daemon = True
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=max(1.0, stop + 200 - time.monotonic()))
+        flood = [in_process(group, stop) for group in (turns, jobs_flood, *streams)]
+        run_threads(measuring, figures, stop)
+        for child, receive in flood:
+            counts, samples, waits = (
+                receive.recv() if receive.poll(stop + 260 - time.monotonic()) else ({}, {}, {})
+            )
+            child.join(10)
+            figures.tally.counts.update(counts)
+            for key, value in samples.items():
+                figures.tally.samples.setdefault(key, value)
+            for name, values in waits.items():
+                figures.waits.setdefault(name, []).extend(values)
         print(f"\nload after {os.getloadavg()[0]:.2f}\n")
         print(figures.tally.table())
         for kind, body in figures.tally.samples.items():

@@ -365,3 +365,41 @@ def test_behind_a_tls_terminator_two_clients_are_two_addresses() -> None:
         direct = int(served["port"])  # type: ignore[call-overload]
         assert _token_from(stranger, direct, PASSWORD, tls=None, forwarded=owner) == "throttled"
         assert _token_from(owner, direct, PASSWORD, tls=None) == "token"
+
+
+def _from(port: int, source: str, path: str, token: str) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    conn.request("GET", path, headers={"Host": "127.0.0.1", "Authorization": f"Bearer {token}"})
+    return conn.getresponse()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nginx_refuses_a_reconnecting_stream_flood_from_one_address_only(
+    site: dict[str, object],
+) -> None:
+    """An address that opens event streams faster than nginx's limit (2 a second, a burst of
+    20) is refused by nginx itself, 429 `throttled` with Retry-After, before the stream
+    service spends any work on it; another address is served meanwhile."""
+    port = int(site["port"])  # type: ignore[call-overload]
+    user = account_services.register_account(username="flooder", password=PASSWORD)
+    token = account_services.create_token(user=user)
+    path = "/api/v1/stream/events?timeout=1"
+    statuses = []
+    refused = None
+    for _ in range(30):  # at once: far faster than 2 a second
+        answer = _from(port, "127.0.0.2", path, token)
+        statuses.append(answer.status)
+        if answer.status == 429:  # the last one is nginx's (the burst long spent)
+            refused = (answer.getheader("Retry-After"), json.loads(answer.read()))
+        answer.close()  # a stream given: gone at once, so only the opening rate counts
+    assert statuses[-1] == 429 and statuses.index(429) >= 10, statuses  # the burst first
+    assert refused is not None and refused[0] == "5"
+    assert refused[1]["code"] == "throttled" and refused[1]["retry_after"] == 5
+    assert "from this address" in refused[1]["error"]
+    time.sleep(2)  # the flood's streams end (?timeout=1): their seats come back
+    other = account_services.create_token(
+        user=account_services.register_account(username="neighbour", password=PASSWORD)
+    )
+    fresh = _from(port, "127.0.0.3", path, other)
+    assert fresh.status == 200
+    fresh.close()
