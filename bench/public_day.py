@@ -658,46 +658,9 @@ def main() -> int:
     processes: list[subprocess.Popen[bytes]] = []
     figures = Figures()
     try:
-        processes.append(
-            api_load.start_gunicorn(
-                {**env, "GUNICORN_BIND": f"127.0.0.1:{web_port}"}, web_port, [], log=run / "web.log"
-            )
+        processes += soak.start_site(
+            env, run, web_port, stream_port, port, {q: WORKER_QUEUES.get(q, 1) for q in queues}
         )
-        processes.append(
-            api_load.start_gunicorn(
-                {**env, "GUNICORN_BIND": f"127.0.0.1:{stream_port}"},
-                stream_port,
-                [],
-                "gunicorn-stream.conf.py",
-                log=run / "stream.log",
-            )
-        )
-        nginx, _nginx_run = api_load.start_nginx(port, web_port, stream_port)
-        processes.append(nginx)
-        for queue in queues:
-            processes.append(
-                soak.start_celery(
-                    env,
-                    [
-                        "worker",
-                        "-Q",
-                        queue,
-                        f"--concurrency={WORKER_QUEUES.get(queue, 1)}",
-                        "--loglevel=WARNING",
-                        "--hostname",
-                        f"public-day-{queue}@%h",
-                    ],
-                    run / f"worker-{queue}.log",
-                )
-            )
-        processes.append(
-            soak.start_celery(
-                env,
-                ["beat", "--loglevel=WARNING", "--schedule", str(run / "beat-schedule")],
-                run / "beat.log",
-            )
-        )
-        time.sleep(5)  # the workers connect to the broker
         print(
             f"nginx :{port} → web :{web_port}, stream :{stream_port}; a worker per queue "
             f"({', '.join(queues)}) and beat; {args.seconds:.0f} s; "

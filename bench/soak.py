@@ -280,6 +280,59 @@ def start_celery(env: dict[str, str], args: list[str], log: Path) -> subprocess.
         )  # fmt: skip
 
 
+def start_site(
+    env: dict[str, str],
+    run: Path,
+    web_port: int,
+    stream_port: int,
+    port: int,
+    workers: dict[str, int],
+) -> list[subprocess.Popen[bytes]]:
+    """What production runs (also bench/public_day.py): gunicorn (platform/gunicorn.conf.py),
+    the stream service (platform/gunicorn-stream.conf.py), nginx in front with the site's
+    locations on `port`, a Celery worker per queue of `workers` (its number of
+    processes) and beat; logs in `run`.  Returns once the workers had time to connect."""
+    processes = [
+        api_load.start_gunicorn(
+            {**env, "GUNICORN_BIND": f"127.0.0.1:{web_port}"}, web_port, [], log=run / "web.log"
+        ),
+        api_load.start_gunicorn(
+            {**env, "GUNICORN_BIND": f"127.0.0.1:{stream_port}"},
+            stream_port,
+            [],
+            "gunicorn-stream.conf.py",
+            log=run / "stream.log",
+        ),
+    ]
+    nginx, _nginx_run = api_load.start_nginx(port, web_port, stream_port)
+    processes.append(nginx)
+    for queue, concurrency in workers.items():
+        processes.append(
+            start_celery(
+                env,
+                [
+                    "worker",
+                    "-Q",
+                    queue,
+                    f"--concurrency={concurrency}",
+                    "--loglevel=WARNING",
+                    "--hostname",
+                    f"{run.name}-{queue}@%h",
+                ],
+                run / f"worker-{queue}.log",
+            )
+        )
+    processes.append(
+        start_celery(
+            env,
+            ["beat", "--loglevel=WARNING", "--schedule", str(run / "beat-schedule")],
+            run / "beat.log",
+        )
+    )
+    time.sleep(5)  # the workers connect to the broker
+    return processes
+
+
 def wait_for_jobs(
     port: int, token_of: dict[str, str], jobs: list[str], tally: Tally, seconds: float
 ) -> Counter[str]:
@@ -344,46 +397,7 @@ def main() -> int:
 
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        processes.append(
-            api_load.start_gunicorn(
-                {**env, "GUNICORN_BIND": f"127.0.0.1:{web_port}"}, web_port, [], log=run / "web.log"
-            )
-        )
-        processes.append(
-            api_load.start_gunicorn(
-                {**env, "GUNICORN_BIND": f"127.0.0.1:{stream_port}"},
-                stream_port,
-                [],
-                "gunicorn-stream.conf.py",
-                log=run / "stream.log",
-            )
-        )
-        nginx, _nginx_run = api_load.start_nginx(port, web_port, stream_port)
-        processes.append(nginx)
-        for queue in QUEUES:
-            processes.append(
-                start_celery(
-                    env,
-                    [
-                        "worker",
-                        "-Q",
-                        queue,
-                        "--concurrency=1",
-                        "--loglevel=WARNING",
-                        "--hostname",
-                        f"soak-{queue}@%h",
-                    ],
-                    run / f"worker-{queue}.log",
-                )
-            )
-        processes.append(
-            start_celery(
-                env,
-                ["beat", "--loglevel=WARNING", "--schedule", str(run / "beat-schedule")],
-                run / "beat.log",
-            )
-        )
-        time.sleep(5)  # the workers connect to the broker
+        processes += start_site(env, run, web_port, stream_port, port, dict.fromkeys(QUEUES, 1))
         print(
             f"nginx :{port} → gunicorn :{web_port} (platform/gunicorn.conf.py), stream :{stream_port} "
             f"(platform/gunicorn-stream.conf.py); a worker per queue ({', '.join(QUEUES)}) and beat; "
