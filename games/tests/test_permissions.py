@@ -153,7 +153,8 @@ ROWS: list[Row] = [
     Row("analysis-api:game-analysis", "POST", (401, 409, 409, 409, 409), _game),
     Row("analysis-api:explorer", "GET", ALL_200),
     Row("analysis-api:evaluations", "POST", (400,) * 5, data={"position": "Z9W00 w 0-0"}),
-    Row("analysis-api:evaluation", "GET", ALL_200, _kw(job_id="no-such-job")),
+    # An unknown job id (or one finished over JOBS_KEEP_HOURS ago): 404, whoever asks.
+    Row("analysis-api:evaluation", "GET", (404,) * 5, _kw(job_id="no-such-job")),
     # --- API: clocks, notifications -------------------------------------------------------
     Row("clocks-api:vacation", "GET", USERS_200),
     Row("clocks-api:vacation", "PUT", (401, 400, 400, 400, 400), data={"days": "many"}),
