@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from games import services as game_services
 from games.models import Challenge
 
 URL = "/api/v1/evaluations"
+# The browser test's screenshots, looked at by a person (web/tests/test_daily_browser.py).
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 POSITION = "C3W11,D4B00,F7B00,G7B00 w 4-0"
 
 
@@ -158,9 +161,12 @@ def test_the_board_shows_the_place_in_line_then_the_busy_answer(
     page.click("#evaluate-button")
     result = page.locator("#evaluation-result")
     result.filter(has_text="Yours is next.").wait_for(timeout=10_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "analysis-board-in-line.png"), full_page=True)
     for _ in range(3):  # the visitors' budget of 4, full with the one above
         jobs.submit(kind="evaluation", owner=None, payload={"position": POSITION})
     page.reload()
     page.click("#evaluate-button")
     result.filter(has_text="Visitors already have 4 evaluations").wait_for(timeout=10_000)
+    page.screenshot(path=str(SHOTS / "analysis-board-busy.png"), full_page=True)
     assert page.locator("#evaluate-button").is_enabled() and errors == []
