@@ -36,7 +36,6 @@ a target is missed or any 5xx (or unanswered request) was seen.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import multiprocessing
@@ -44,7 +43,6 @@ import multiprocessing.process
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -763,18 +761,7 @@ def main() -> int:
             print(f"   {kind}: {body}")
         ok = report(figures)
     finally:
-        for process in reversed(processes):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-    for log in sorted(run.glob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Traceback" in text or "Internal Server Error" in text:
-            print(f"{log.name}: an error\n{text[-2000:]}")
+        soak.stop_site(processes, run)
     print("ALL TARGETS MET" if ok else "TARGETS MISSED")
     return 0 if ok else 1
 

@@ -333,6 +333,22 @@ def start_site(
     return processes
 
 
+def stop_site(processes: list[subprocess.Popen[bytes]], run: Path) -> None:
+    """Stop what start_site started (the last first), then show each log with an error."""
+    for process in reversed(processes):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+    for log in sorted(run.glob("*.log")):
+        text = log.read_text(errors="replace")
+        if "Traceback" in text or "Internal Server Error" in text:
+            print(f"{log.name}: an error\n{text[-3000:]}")
+
+
 def wait_for_jobs(
     port: int, token_of: dict[str, str], jobs: list[str], tally: Tally, seconds: float
 ) -> Counter[str]:
@@ -463,18 +479,7 @@ def main() -> int:
         for kind, body in tally.samples.items():
             print(f"   {kind}: {body}")
     finally:
-        for process in reversed(processes):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-    for log in sorted(run.glob("*.log")):
-        text = log.read_text(errors="replace")
-        if "Traceback" in text or "Internal Server Error" in text:
-            print(f"{log.name}: an error\n{text[-3000:]}")
+        stop_site(processes, run)
 
     print("\nmanage.py verify_games:")
     verify = subprocess.run(  # its status is looked at below

@@ -26,10 +26,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_load import recreate_database  # bench/ is not a package: a sibling module
 
 ANSWER_TARGET = 1.0  # seconds
 
@@ -47,17 +49,6 @@ def parse_args() -> argparse.Namespace:
         "--no-worker", action="store_true", help="only the answer time; round 1 is not paired"
     )
     return parser.parse_args()
-
-
-def recreate_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def purge(names: list[str]) -> None:
