@@ -630,14 +630,7 @@ def main() -> int:
     sys.setswitchinterval(0.0005)
     run = Path(tempfile.mkdtemp(prefix="adaptoid-public-day-"))
     web_port, stream_port, port = api_load.free_port(), api_load.free_port(), api_load.free_port()
-    env = api_load.production_env(args.database_url, args.redis_url, "127.0.0.1,localhost")
-    env.update(
-        LOG_LEVEL="WARNING",
-        TRUSTED_PROXIES="1",  # nginx, the one proxy in front
-        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
-        EMAIL_FILE_PATH=str(run / "mail"),
-        SITE_URL="http://127.0.0.1",
-    )
+    env = soak.site_env(args.database_url, args.redis_url, run)
     print(f"preparing on {args.database_url} (run files in {run})")
     cast = prepare(args, env)
     # The bench's own Redis databases, broker and cache: an earlier run's messages (sent

@@ -280,6 +280,19 @@ def start_celery(env: dict[str, str], args: list[str], log: Path) -> subprocess.
         )  # fmt: skip
 
 
+def site_env(database_url: str, redis_url: str, run: Path) -> dict[str, str]:
+    """Production settings behind nginx (the one trusted proxy), e-mails kept as files in
+    `run`/mail (also bench/public_day.py)."""
+    env = api_load.production_env(database_url, redis_url, "127.0.0.1,localhost")
+    env.update(
+        LOG_LEVEL="WARNING",
+        TRUSTED_PROXIES="1",  # nginx, the one proxy in front
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(run / "mail"),
+    )
+    return env
+
+
 def start_site(
     env: dict[str, str],
     run: Path,
@@ -379,13 +392,7 @@ def main() -> int:
     sys.setswitchinterval(0.0005)
     run = Path(tempfile.mkdtemp(prefix="adaptoid-soak-"))
     web_port, stream_port, port = api_load.free_port(), api_load.free_port(), api_load.free_port()
-    env = api_load.production_env(args.database_url, args.redis_url, "127.0.0.1,localhost")
-    env.update(
-        LOG_LEVEL="WARNING",
-        TRUSTED_PROXIES="1",  # nginx, the one proxy in front
-        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
-        EMAIL_FILE_PATH=str(run / "mail"),
-    )
+    env = site_env(args.database_url, args.redis_url, run)
     print(
         f"preparing {args.clients} clients × {args.games_per_client} games on {args.database_url}"
     )
